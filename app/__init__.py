@@ -1,0 +1,1 @@
+"""statusboard: which kernel backends of an LLM inference engine work, fail or win on which GPU."""

@@ -1,0 +1,10 @@
+"""The versioned JSON API: every domain's API router under `/api/v1`."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+
+from app.auth.api import router as auth_router
+
+api_router = APIRouter(prefix="/api/v1")
+api_router.include_router(auth_router)

@@ -1,0 +1,114 @@
+"""Tracked GitHub pull requests and issues, and the links from statusboard's things to them.
+
+The domain is called `github_refs` so that it never shadows PyGithub's top-level `github` package.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from enum import StrEnum
+
+from sqlalchemy import Column, ForeignKey, Index, Integer, UniqueConstraint
+from sqlmodel import Field, SQLModel
+
+from app.core.models import json_column, timestamp_column, utcnow
+
+
+class RefKind(StrEnum):
+    pull = "pull"
+    issue = "issue"
+    # A shorthand such as `flashinfer#1566` does not say which; the first sync finds out.
+    unknown = "unknown"
+
+
+class LinkTarget(StrEnum):
+    """What a ref can be linked from: the "cells" of the product."""
+
+    page = "page"
+    section = "section"
+    row = "row"
+    entry = "entry"
+    rule = "rule"
+    run = "run"
+
+
+class GitHubRef(SQLModel, table=True):
+    __tablename__ = "github_ref"
+    __table_args__ = (UniqueConstraint("repo", "number"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    repo: str = Field(max_length=200, index=True)
+    number: int
+    kind: str = Field(default=RefKind.unknown.value, max_length=16)
+    title: str | None = None
+    state: str | None = Field(default=None, max_length=16)
+    draft: bool = False
+    merged: bool = False
+    merged_at: datetime | None = Field(
+        default=None, sa_column=timestamp_column(nullable=True, default_now=False)
+    )
+    labels: list[str] = Field(default_factory=list, sa_column=json_column(default="[]"))
+    author: str | None = Field(default=None, max_length=100)
+    gh_created_at: datetime | None = Field(
+        default=None, sa_column=timestamp_column(nullable=True, default_now=False)
+    )
+    gh_updated_at: datetime | None = Field(
+        default=None, sa_column=timestamp_column(nullable=True, default_now=False)
+    )
+    gh_closed_at: datetime | None = Field(
+        default=None, sa_column=timestamp_column(nullable=True, default_now=False)
+    )
+    html_url: str | None = None
+    etag: str | None = Field(default=None, max_length=200)
+    last_modified: str | None = Field(default=None, max_length=100)
+    last_synced_at: datetime | None = Field(
+        default=None, sa_column=timestamp_column(nullable=True, default_now=False)
+    )
+    last_sync_error: str | None = None
+    not_found: bool = False
+    created_at: datetime = Field(default_factory=utcnow, sa_column=timestamp_column())
+
+    @property
+    def display_state(self) -> str:
+        """One word for chips: merged, draft, open, closed, not_found or unknown (never synced)."""
+        if self.not_found:
+            return "not_found"
+        if self.merged:
+            return "merged"
+        if self.state == "open":
+            return "draft" if self.draft else "open"
+        if self.state == "closed":
+            return "closed"
+        return "unknown"
+
+    @property
+    def url(self) -> str:
+        """The page on GitHub, known before the first sync."""
+        if self.html_url:
+            return self.html_url
+        path = "pull" if self.kind == RefKind.pull else "issues"
+        return f"https://github.com/{self.repo}/{path}/{self.number}"
+
+    @property
+    def short_name(self) -> str:
+        return f"{self.repo}#{self.number}"
+
+
+class GitHubRefLink(SQLModel, table=True):
+    __tablename__ = "github_ref_link"
+    __table_args__ = (
+        UniqueConstraint("ref_id", "target_type", "target_id"),
+        Index("ix_github_ref_link_target", "target_type", "target_id"),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    ref_id: int = Field(
+        sa_column=Column(Integer, ForeignKey("github_ref.id", ondelete="CASCADE"), nullable=False)
+    )
+    target_type: str = Field(max_length=16)
+    target_id: int
+    # The link text as the source wrote it ("Fix w8a8 block fp8 linear"), exported back verbatim.
+    text_as_written: str | None = None
+    position: int = 0
+    created_at: datetime = Field(default_factory=utcnow, sa_column=timestamp_column())
+    created_by: str = Field(default="system", max_length=100)

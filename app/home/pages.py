@@ -1,0 +1,16 @@
+"""The home page: every status page with its health at a glance."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Request
+from fastapi.responses import Response
+
+from app.auth.deps import Reader
+from app.core.templating import templates
+
+router = APIRouter(tags=["pages"])
+
+
+@router.get("/", include_in_schema=False)
+def home(request: Request, principal: Reader) -> Response:
+    return templates.TemplateResponse(request, "home.html", {"principal": principal, "pages": []})

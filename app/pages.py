@@ -1,0 +1,13 @@
+"""Every domain's HTML routes; they share one dependency that resolves the signed-in user."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Depends
+
+from app.auth.deps import get_principal
+from app.auth.pages import router as auth_pages
+from app.home.pages import router as home_pages
+
+pages_router = APIRouter(dependencies=[Depends(get_principal)], include_in_schema=False)
+pages_router.include_router(home_pages)
+pages_router.include_router(auth_pages)
