@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import os
+import signal
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -91,6 +92,9 @@ def serve(
     os.environ["DATABASE_URL"] = url
     database = "embedded" if settings.uses_embedded_postgres else "DATABASE_URL"
     typer.echo(f"statusboard on http://{host}:{port} (database: {database})")
+    # uvicorn re-raises SIGTERM after its graceful shutdown; exiting through SystemExit instead lets the
+    # embedded PostgreSQL's exit hook stop the server cleanly.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     uvicorn.run(
         "app.main:create_app",
         factory=True,

@@ -28,6 +28,7 @@ def start_embedded_postgres(
         runtime_dir.chmod(0o700)
     data_dir = Path(data_dir).resolve()
     data_dir.parent.mkdir(parents=True, exist_ok=True)
+    _forget_dead_handles(data_dir)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         server = embedded_postgres.get_server(data_dir, cleanup_mode="delete" if delete_on_exit else "stop")
@@ -38,6 +39,26 @@ def start_embedded_postgres(
     ensure_database(maintenance_url, database)
     logger.info("embedded PostgreSQL running from %s", data_dir)
     return maintenance_url.replace("/postgres?", f"/{database}?", 1)
+
+
+def _forget_dead_handles(data_dir: Path) -> None:
+    """Drops processes that died without their exit hook (kill -9, a signal) from the wheel's handle list.
+
+    The wheel stops the server when the last process using it exits, judged by that list; a stale pid in
+    it would keep the server running forever.
+    """
+    import json
+
+    import psutil
+
+    handles = data_dir / ".handle_pids.json"
+    try:
+        pids = json.loads(handles.read_text())
+    except (OSError, ValueError):
+        return
+    alive = [pid for pid in pids if psutil.pid_exists(pid)]
+    if alive != pids:
+        handles.write_text(json.dumps(alive))
 
 
 def ensure_database(maintenance_url: str, database: str) -> None:

@@ -1,0 +1,1 @@
+"""`make bench`: performance figures of statusboard, printed, never asserted in unit tests."""
