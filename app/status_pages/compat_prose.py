@@ -49,19 +49,34 @@ def _with_rules(text: str, match: re.Match, section: Section, row: Row) -> list[
         return []
     other_row, other = found
     rules = [
-        Rule(other_row.component, other.name, row.component, entry.name, "works", section.precision,
-             origin="notes")
+        Rule(
+            other_row.component,
+            other.name,
+            row.component,
+            entry.name,
+            "works",
+            section.precision,
+            origin="notes",
+        )
         for entry in allowed
-    ]  # fmt: skip
+    ]
     if match["only"]:
         groups = {entry.group for entry in allowed}
         allowed_names = {entry.name for entry in allowed}
         for entry in row.entries:
             if entry.group in groups and entry.name not in allowed_names and entry.listed:
                 rules.append(
-                    Rule(other_row.component, other.name, row.component, entry.name, "fails",
-                         section.precision, error_text=text, origin="notes")
-                )  # fmt: skip
+                    Rule(
+                        other_row.component,
+                        other.name,
+                        row.component,
+                        entry.name,
+                        "fails",
+                        section.precision,
+                        error_text=text,
+                        origin="notes",
+                    )
+                )
     return rules
 
 
@@ -69,13 +84,21 @@ def _precision_rules(text: str, match: re.Match, row: Row) -> list[Rule]:
     entry = match_entry(match["backend"], row.entries)
     if entry is None:
         return []
-    rules = [Rule(row.component, entry.name, PRECISION_COMPONENT, match["good"].upper(), "works",
-                  origin="notes")]  # fmt: skip
+    rules = [
+        Rule(row.component, entry.name, PRECISION_COMPONENT, match["good"].upper(), "works", origin="notes")
+    ]
     if match["bad"]:
         rules.append(
-            Rule(row.component, entry.name, PRECISION_COMPONENT, match["bad"].upper(), "fails",
-                 error_text=text, origin="notes")
-        )  # fmt: skip
+            Rule(
+                row.component,
+                entry.name,
+                PRECISION_COMPONENT,
+                match["bad"].upper(),
+                "fails",
+                error_text=text,
+                origin="notes",
+            )
+        )
     return rules
 
 

@@ -18,8 +18,17 @@ from app.status_pages.document import (
 )
 from app.status_pages.status_mapping import health_level_from_text, render_label
 
-RULE_COLUMNS = ["Component A", "Backend A", "Component B", "Backend B", "Precision", "Hardware", "Result",
-                "Error", "Issue"]  # fmt: skip
+RULE_COLUMNS = [
+    "Component A",
+    "Backend A",
+    "Component B",
+    "Backend B",
+    "Precision",
+    "Hardware",
+    "Result",
+    "Error",
+    "Issue",
+]
 SECTION_SEPARATOR = "\n\n---\n\n"
 
 
@@ -110,11 +119,19 @@ def _recipe(recipe: Recipe) -> str:
 
 def _rules(rules: list[Rule]) -> str:
     rows = [
-        [rule.component_a, rule.backend_a, rule.component_b, rule.backend_b, rule.precision or "",
-         rule.hardware or "", rule.outcome, rule.error_text,
-         (rule.issue.text_as_written or f"{rule.issue.repo}#{rule.issue.number}") if rule.issue else ""]
+        [
+            rule.component_a,
+            rule.backend_a,
+            rule.component_b,
+            rule.backend_b,
+            rule.precision or "",
+            rule.hardware or "",
+            rule.outcome,
+            rule.error_text,
+            (rule.issue.text_as_written or f"{rule.issue.repo}#{rule.issue.number}") if rule.issue else "",
+        ]
         for rule in rules
-    ]  # fmt: skip
+    ]
     return "## Compatibility\n\n" + _table(RULE_COLUMNS, rows)
 
 

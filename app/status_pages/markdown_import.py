@@ -44,9 +44,16 @@ _ENGINES = ("vLLM", "SGLang", "TensorRT-LLM", "TRT-LLM")
 # Short model names the team writes in titles; the page's model field carries the full name.
 MODEL_ALIASES = {"dsr1": "DeepSeek-R1", "dsv3": "DeepSeek-V3", "dsv32": "DeepSeek-V3.2"}
 _RULE_HEADERS = {
-    "component a", "backend a", "component b", "backend b", "precision", "hardware", "result", "error",
+    "component a",
+    "backend a",
+    "component b",
+    "backend b",
+    "precision",
+    "hardware",
+    "result",
+    "error",
     "issue",
-}  # fmt: skip
+}
 
 
 def decode_markdown(data: bytes) -> str:
@@ -178,10 +185,19 @@ def _rules_table(rows: list[tuple[int, list[str]]], headers: list[str], context:
         if issue is not None:
             issue.text_as_written = values.get("issue", "")
         rules.append(
-            Rule(values.get("component a", ""), values.get("backend a", ""), values.get("component b", ""),
-                 values.get("backend b", ""), outcome, values.get("precision") or None,
-                 values.get("hardware") or None, values.get("error", ""), "table", issue)
-        )  # fmt: skip
+            Rule(
+                values.get("component a", ""),
+                values.get("backend a", ""),
+                values.get("component b", ""),
+                values.get("backend b", ""),
+                outcome,
+                values.get("precision") or None,
+                values.get("hardware") or None,
+                values.get("error", ""),
+                "table",
+                issue,
+            )
+        )
     return rules
 
 
