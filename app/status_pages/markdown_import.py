@@ -30,7 +30,7 @@ from app.status_pages.document import (
 )
 from app.status_pages.row_import import read_row
 from app.status_pages.status_mapping import HealthLevel, health_level_from_text
-from app.status_pages.text_refs import RefContext, find_refs
+from app.status_pages.text_refs import RefContext, find_refs, read_issue_cell
 
 _HEALTH = re.compile(
     r"^\*\*Overall Health\*\*\s*(?:\((?P<level>ok|degraded|broken)\))?\s*:?\s*(?P<text>.*)$", re.I
@@ -180,10 +180,7 @@ def _rules_table(rows: list[tuple[int, list[str]]], headers: list[str], context:
         outcome = values.get("result", "").strip().lower()
         if outcome not in ("works", "fails", "untested"):
             raise MarkdownImportError(f"result {outcome!r} must be works, fails or untested", line=number)
-        issue_refs = find_refs(values.get("issue", ""), context=context, line=number)
-        issue = issue_refs[0] if issue_refs else None
-        if issue is not None:
-            issue.text_as_written = values.get("issue", "")
+        issue = read_issue_cell(values.get("issue", ""), context=context, line=number)
         rules.append(
             Rule(
                 values.get("component a", ""),

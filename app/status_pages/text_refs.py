@@ -82,6 +82,21 @@ def read_refs_cell(
     return refs, plain
 
 
+def read_issue_cell(text: str, *, context: RefContext, line: int) -> RefText | None:
+    """The one reference of a rule's Issue cell, which may also be a bare `#123`."""
+    if not text.strip():
+        return None
+    found = find_refs(text, context=context, line=line)
+    if found:
+        ref = found[0]
+    elif (address := _address(text.strip(), context=context, line=line)) is not None:
+        ref = RefText(address.repo, address.number, address.kind.value, None, None, 0, line)
+    else:
+        return None
+    ref.text_as_written = text
+    return ref
+
+
 def find_source_refs(text: str) -> list[SourceRef]:
     """Source files named in backticks, with their line range or symbol when given."""
     refs = []
