@@ -48,7 +48,7 @@ def test_reimport_of_a_changed_page_updates_in_place_with_one_event_per_differen
     client, auth_header, imported_seed, seed_markdown, session
 ):
     entry_ids = {e.id for e in session.exec(select(BackendEntry)).all()}
-    fmha = "- TRT-LLM Ragged Attention (WIP)<br>- CUDNN<br>- FlashAttention-2 | FlashInfer CUTLASS (default on SM100)"
+    fmha = "- TRT-LLM Ragged Attention (WIP)<br>- CUDNN<br>- FlashAttention-2 | FlashInfer CUTLASS"
     changed = seed_markdown.replace(fmha, fmha.replace("(WIP)", "(failing)"), 1).replace(
         "  - PPLX<br>", "", 1
     )
