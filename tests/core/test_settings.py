@@ -6,6 +6,13 @@ from pydantic import ValidationError
 from app.core.settings import Settings
 
 
+@pytest.fixture(autouse=True)
+def clean_environment(monkeypatch):
+    """These tests read defaults, so the CI's DATABASE_URL and the suite's own variables must not leak in."""
+    for name in ("DATABASE_URL", "ENVIRONMENT", "SECRET_KEY", "GITHUB_API_URL", "GITHUB_REPO_ALIASES"):
+        monkeypatch.delenv(name, raising=False)
+
+
 def build(**values):
     return Settings(_env_file=None, **values)
 
