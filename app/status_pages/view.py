@@ -13,7 +13,7 @@ from app.core.markdown import render_markdown
 from app.github_refs.models import GitHubRef, GitHubRefLink
 from app.status_pages.models import BackendEntry, ComponentRow, PageSection
 from app.status_pages.service import LoadedPage
-from app.status_pages.status_mapping import ALLOWED_STATUSES
+from app.status_pages.status_mapping import ALLOWED_STATUSES, status_from_prose
 from app.status_pages.text_refs import source_url
 
 ALL_PRECISIONS = "all"
@@ -201,7 +201,8 @@ def copyable_command(invocation: str) -> str:
     """The commands and env settings of an entry's invocation, joined, for its copy button."""
     found = []
     for line in invocation.split("\n"):
-        if line.strip().lower().startswith(("disable", "debug")):
+        # Not what turns the backend on: switches that disable or debug, and settings said to fail.
+        if line.strip().lower().startswith(("disable", "debug")) or status_from_prose(line):
             continue
         found += [code for code in re.findall(r"`([^`]+)`", line) if _COMMAND.match(code)]
     return " ".join(dict.fromkeys(found))

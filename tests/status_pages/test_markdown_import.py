@@ -196,3 +196,13 @@ def test_binary_and_non_utf8_input_is_refused():
     with pytest.raises(MarkdownImportError, match="not UTF-8"):
         decode_markdown(b"title\n\xff\xfe\xfa")
     assert decode_markdown("caf\u00e9\r\n".encode()) == "caf\u00e9\n"
+
+
+def test_copy_buttons_take_the_commands_that_enable_a_backend():
+    from app.status_pages.view import copyable_command
+
+    assert copyable_command("`VLLM_USE_DEEP_GEMM=1` (default), `VLLM_USE_DEEP_GEMM_E8M0=1` (default)") == (
+        "VLLM_USE_DEEP_GEMM=1 VLLM_USE_DEEP_GEMM_E8M0=1"
+    )
+    assert copyable_command("Default on SM100\nSelection: `vllm/x.py:1-2`\nDisable: `VLLM_DISABLE_X=1`") == ""
+    assert copyable_command("cannot be selected (`VLLM_X=MARLIN` crashes with MoE models)") == ""
