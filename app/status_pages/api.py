@@ -9,6 +9,8 @@ from app.audit.models import ChangeEventPublic
 from app.auth.deps import Editor, Reader
 from app.core.database import SessionDep, SettingsDep
 from app.core.errors import UnsupportedMediaType
+from app.github_refs.models import LinkTarget
+from app.github_refs.service import refs_for_targets
 from app.status_pages import compat, editing, service
 from app.status_pages.importing import read_markdown_upload, store_document, stored_document
 from app.status_pages.markdown_export import export_markdown
@@ -225,9 +227,6 @@ def list_compat(
         backend=backend,
         outcome=outcome,
     )
-    from app.github_refs.models import LinkTarget
-    from app.github_refs.service import refs_for_targets
-
     refs = refs_for_targets(session=session, target_type=LinkTarget.rule, target_ids=[r.id for r in rules])
     return [rule_public(rule, refs) for rule in rules]
 
@@ -239,7 +238,7 @@ def create_compat(
     """Adds a compatibility rule; `issue` links the report (URL, owner/name#123, alias#123 or #123)."""
     page = service.get_page(session=session, slug=body.page) if body.page else None
     values = body.model_dump(exclude={"page", "issue", "reason"})
-    rule = editing.add_rule(
+    rule = compat.add_rule(
         session=session,
         values=values,
         page=page,
@@ -258,7 +257,7 @@ def delete_compat(
     rule_id: int, session: SessionDep, principal: Editor, reason: str | None = None
 ) -> Response:
     """Removes a compatibility rule (`?reason=` required)."""
-    rule = editing.get_rule(session=session, rule_id=rule_id)
-    editing.remove_rule(session=session, rule=rule, reason=reason, actor=principal.name)
+    rule = compat.get_rule(session=session, rule_id=rule_id)
+    compat.remove_rule(session=session, rule=rule, reason=reason, actor=principal.name)
     session.commit()
     return Response(status_code=204)

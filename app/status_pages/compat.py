@@ -1,13 +1,23 @@
-"""Compatibility rules: listing them and laying two components out as a grid of works/fails/untested."""
+"""Compatibility rules: adding, removing, listing, and laying two components out as a works/fails grid."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 from sqlmodel import Session, col, or_, select
 
+from app.audit.service import record_event
+from app.core.errors import InvalidInput, NotFound
+from app.github_refs.models import LinkTarget
+from app.github_refs.service import get_or_create_ref, link_ref, parse_ref
+from app.status_pages.cell_sync import drop_links
+from app.status_pages.editing import require_reason
+from app.status_pages.importing import rule_context
 from app.status_pages.models import CompatRule, StatusPage
+
+OUTCOMES = ("works", "fails", "untested")
 
 
 def list_rules(
@@ -88,3 +98,83 @@ def build_grid(
     return Grid(
         component_a, component_b, list(dict.fromkeys(backends_a)), list(dict.fromkeys(backends_b)), cells
     )
+
+
+def add_rule(
+    *,
+    session: Session,
+    values: dict[str, Any],
+    page: StatusPage | None,
+    issue: str | None,
+    reason: str | None,
+    actor: str,
+    default_repo: str,
+    aliases: dict[str, str],
+) -> CompatRule:
+    """Adds a compatibility rule (page-scoped or global), optionally linked to the issue that reports it."""
+    why = require_reason(reason)
+    if values.get("outcome") not in OUTCOMES:
+        raise InvalidInput(
+            f"outcome must be one of {', '.join(OUTCOMES)}",
+            field="outcome",
+            details={"allowed": list(OUTCOMES)},
+        )
+    for name in ("component_a", "backend_a", "component_b", "backend_b"):
+        if not str(values.get(name) or "").strip():
+            raise InvalidInput(f"{name} is required", field=name)
+    rule = CompatRule(page_id=page.id if page else None, created_by=actor, origin="table", **values)
+    session.add(rule)
+    session.flush()
+    if issue:
+        ref = get_or_create_ref(
+            session=session, address=parse_ref(issue, default_repo=default_repo, aliases=aliases)
+        )
+        link_ref(
+            session=session,
+            ref=ref,
+            target_type=LinkTarget.rule,
+            target_id=rule.id,
+            text_as_written=issue,
+            actor=actor,
+            page_id=rule.page_id,
+        )
+    context = {**rule_context(rule), "slug": page.slug if page else None, "issue": issue}
+    record_event(
+        session=session,
+        actor=actor,
+        kind="rule.added",
+        subject_type="rule",
+        subject_id=rule.id,
+        page_id=rule.page_id,
+        new_value=rule.outcome,
+        reason=why,
+        context=context,
+    )
+    return rule
+
+
+def remove_rule(*, session: Session, rule: CompatRule, reason: str | None, actor: str) -> None:
+    """Removes a compatibility rule."""
+    why = require_reason(reason)
+    record_event(
+        session=session,
+        actor=actor,
+        kind="rule.removed",
+        subject_type="rule",
+        subject_id=rule.id,
+        page_id=rule.page_id,
+        old_value=rule.outcome,
+        reason=why,
+        context=rule_context(rule),
+    )
+    drop_links(session=session, target=LinkTarget.rule, target_ids=[rule.id])
+    session.delete(rule)
+    session.flush()
+
+
+def get_rule(*, session: Session, rule_id: int) -> CompatRule:
+    """Returns one rule or raises NotFound."""
+    rule = session.get(CompatRule, rule_id)
+    if rule is None:
+        raise NotFound(f"no compatibility rule {rule_id}", field="rule_id")
+    return rule

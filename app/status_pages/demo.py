@@ -13,7 +13,7 @@ from pathlib import Path
 from sqlmodel import Session, col, select
 
 from app.core.settings import get_settings
-from app.status_pages.editing import add_rule
+from app.status_pages.compat import add_rule
 from app.status_pages.importing import read_markdown_upload, store_document
 from app.status_pages.models import CompatRule
 

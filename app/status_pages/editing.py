@@ -17,9 +17,8 @@ from app.audit.service import record_event
 from app.core.errors import Conflict, InvalidInput, NotFound
 from app.core.models import utcnow
 from app.github_refs.models import LinkTarget
-from app.github_refs.service import get_or_create_ref, link_ref, parse_ref
-from app.status_pages.importing import drop_links, remove_row_cells, rule_context
-from app.status_pages.models import BackendEntry, CompatRule, ComponentRow, PageSection, StatusPage
+from app.status_pages.cell_sync import drop_links, remove_row_cells
+from app.status_pages.models import BackendEntry, ComponentRow, PageSection, StatusPage
 from app.status_pages.status_mapping import (
     ALLOWED_HEALTH_LEVELS,
     ALLOWED_STATUSES,
@@ -27,8 +26,6 @@ from app.status_pages.status_mapping import (
     parse_status,
     render_label,
 )
-
-OUTCOMES = ("works", "fails", "untested")
 
 
 def require_reason(reason: str | None) -> str:
@@ -253,7 +250,7 @@ def remove_row(*, session: Session, row: ComponentRow, reason: str | None, actor
         reason=why,
         context={"slug": page.slug, "precision": section.precision, "component": row.component},
     )
-    remove_row_cells(session, row)
+    remove_row_cells(session=session, row=row)
     session.flush()
 
 
@@ -326,89 +323,9 @@ def remove_entry(*, session: Session, entry: BackendEntry, reason: str | None, a
         reason=why,
         context=context,
     )
-    drop_links(session, LinkTarget.entry, [entry.id])
+    drop_links(session=session, target=LinkTarget.entry, target_ids=[entry.id])
     session.delete(entry)
     session.flush()
-
-
-def add_rule(
-    *,
-    session: Session,
-    values: dict[str, Any],
-    page: StatusPage | None,
-    issue: str | None,
-    reason: str | None,
-    actor: str,
-    default_repo: str,
-    aliases: dict[str, str],
-) -> CompatRule:
-    """Adds a compatibility rule (page-scoped or global), optionally linked to the issue that reports it."""
-    why = require_reason(reason)
-    if values.get("outcome") not in OUTCOMES:
-        raise InvalidInput(
-            f"outcome must be one of {', '.join(OUTCOMES)}",
-            field="outcome",
-            details={"allowed": list(OUTCOMES)},
-        )
-    for name in ("component_a", "backend_a", "component_b", "backend_b"):
-        if not str(values.get(name) or "").strip():
-            raise InvalidInput(f"{name} is required", field=name)
-    rule = CompatRule(page_id=page.id if page else None, created_by=actor, origin="table", **values)
-    session.add(rule)
-    session.flush()
-    if issue:
-        ref = get_or_create_ref(
-            session=session, address=parse_ref(issue, default_repo=default_repo, aliases=aliases)
-        )
-        link_ref(
-            session=session,
-            ref=ref,
-            target_type=LinkTarget.rule,
-            target_id=rule.id,
-            text_as_written=issue,
-            actor=actor,
-            page_id=rule.page_id,
-        )
-    context = {**rule_context(rule), "slug": page.slug if page else None, "issue": issue}
-    record_event(
-        session=session,
-        actor=actor,
-        kind="rule.added",
-        subject_type="rule",
-        subject_id=rule.id,
-        page_id=rule.page_id,
-        new_value=rule.outcome,
-        reason=why,
-        context=context,
-    )
-    return rule
-
-
-def remove_rule(*, session: Session, rule: CompatRule, reason: str | None, actor: str) -> None:
-    """Removes a compatibility rule."""
-    why = require_reason(reason)
-    record_event(
-        session=session,
-        actor=actor,
-        kind="rule.removed",
-        subject_type="rule",
-        subject_id=rule.id,
-        page_id=rule.page_id,
-        old_value=rule.outcome,
-        reason=why,
-        context=rule_context(rule),
-    )
-    drop_links(session, LinkTarget.rule, [rule.id])
-    session.delete(rule)
-    session.flush()
-
-
-def get_rule(*, session: Session, rule_id: int) -> CompatRule:
-    """Returns one rule or raises NotFound."""
-    rule = session.get(CompatRule, rule_id)
-    if rule is None:
-        raise NotFound(f"no compatibility rule {rule_id}", field="rule_id")
-    return rule
 
 
 def get_row(*, session: Session, row_id: int) -> ComponentRow:

@@ -7,12 +7,15 @@ from urllib.parse import urlencode
 from fastapi import APIRouter, Form, Request
 from fastapi.responses import RedirectResponse, Response
 from jinja2_fragments import render_block
+from starlette.datastructures import QueryParams
 
 from app.auth.deps import Editor, Reader
 from app.auth.models import Scope
 from app.core.database import SessionDep, SettingsDep
 from app.core.errors import DomainError
 from app.core.templating import templates
+from app.github_refs.models import LinkTarget
+from app.github_refs.service import refs_for_targets
 from app.status_pages import compat, editing, service, view
 from app.status_pages.models import StatusPage
 from app.status_pages.status_mapping import ALLOWED_HEALTH_LEVELS, ALLOWED_STATUSES
@@ -94,9 +97,6 @@ def _compat_context(request: Request, session, page: StatusPage | None, principa
     default_a, default_b = failing_pairs[0] if failing_pairs else (components + ["", ""])[:2]
     axis_a = request.query_params.get("a") or default_a
     axis_b = request.query_params.get("b") or default_b
-    from app.github_refs.models import LinkTarget
-    from app.github_refs.service import refs_for_targets
-
     return {
         "principal": principal,
         "can_edit": _can_edit(principal),
@@ -206,8 +206,6 @@ def edit_entry(
     session.commit()
     if not _is_htmx(request):
         return RedirectResponse(f"/pages/{slug}?{back}", status_code=303)
-    from starlette.datastructures import QueryParams
-
     page = service.get_page(session=session, slug=slug)
     filters = view.Filters.from_query(QueryParams(back))
     context = {"request": request, **_page_context(request, session, page, principal, filters)}
@@ -337,7 +335,7 @@ def add_rule(
         "hardware": hardware or None,
         "error_text": error_text,
     }
-    editing.add_rule(
+    compat.add_rule(
         session=session,
         values=values,
         page=status_page,
@@ -356,7 +354,7 @@ def add_rule(
 def remove_rule(
     rule_id: int, session: SessionDep, principal: Editor, reason: str = Form(""), back: str = Form("/compat")
 ) -> Response:
-    rule = editing.get_rule(session=session, rule_id=rule_id)
-    editing.remove_rule(session=session, rule=rule, reason=reason, actor=principal.name)
+    rule = compat.get_rule(session=session, rule_id=rule_id)
+    compat.remove_rule(session=session, rule=rule, reason=reason, actor=principal.name)
     session.commit()
     return RedirectResponse(back if back.startswith("/") else "/compat", status_code=303)
