@@ -34,6 +34,11 @@ def _is_htmx(request: Request) -> bool:
     return request.headers.get("HX-Request") == "true"
 
 
+def _wants_block(request: Request, element_id: str) -> bool:
+    """An htmx request aimed at one element gets only that block; boosted requests get whole pages."""
+    return _is_htmx(request) and request.headers.get("HX-Target") == element_id
+
+
 def _can_edit(principal) -> bool:
     return principal is not None and principal.has_scope(Scope.edit)
 
@@ -60,7 +65,7 @@ def _page_context(request: Request, session, page: StatusPage, principal, filter
 def page_view(slug: str, request: Request, session: SessionDep, principal: Reader) -> Response:
     page = service.get_page(session=session, slug=slug)
     context = _page_context(request, session, page, principal, view.Filters.from_query(request.query_params))
-    block = "matrix" if _is_htmx(request) else None
+    block = "matrix" if _wants_block(request, "matrix") else None
     return templates.TemplateResponse(request, "status_pages/page.html", context, block_name=block)
 
 
@@ -114,14 +119,14 @@ def _compat_context(request: Request, session, page: StatusPage | None, principa
 def page_compat_view(slug: str, request: Request, session: SessionDep, principal: Reader) -> Response:
     page = service.get_page(session=session, slug=slug)
     context = _compat_context(request, session, page, principal)
-    block = "grid" if _is_htmx(request) else None
+    block = "grid" if _wants_block(request, "grid") else None
     return templates.TemplateResponse(request, "status_pages/compat.html", context, block_name=block)
 
 
 @router.get("/compat", include_in_schema=False)
 def compat_view(request: Request, session: SessionDep, principal: Reader) -> Response:
     context = _compat_context(request, session, None, principal)
-    block = "grid" if _is_htmx(request) else None
+    block = "grid" if _wants_block(request, "grid") else None
     return templates.TemplateResponse(request, "status_pages/compat.html", context, block_name=block)
 
 
@@ -162,7 +167,7 @@ def _editor(
         "back": back,
         "statuses": ALLOWED_STATUSES,
     }
-    block = "editor" if _is_htmx(request) else None
+    block = "editor" if _is_htmx(request) and not request.headers.get("HX-Boosted") else None
     return templates.TemplateResponse(request, "status_pages/edit_entry.html", context, block_name=block)
 
 

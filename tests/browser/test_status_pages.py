@@ -82,3 +82,26 @@ def test_sign_in_change_a_status_with_a_reason_and_see_it_in_the_history(page, d
     expect(row.locator(".old")).to_have_text("working")
     expect(row.locator(".new")).to_have_text("failing")
     assert page.console_errors == []
+
+
+def test_an_editor_changes_the_health_and_adds_a_backend(page, demo_data, live_token):
+    sign_in(page, live_token("edit", name="frank"))
+    page.goto(f"/pages/{SLUG}")
+    page.get_by_text("Edit health").click()
+    page.select_option("#health-level", "broken")
+    page.fill("#health-reason", "DP attention crashes at start")
+    page.get_by_role("button", name="Save health").click()
+    expect(page.locator(".health-banner .badge")).to_have_text("broken")
+    adding = page.locator("form", has=page.get_by_role("button", name="Add backend"))
+    adding.locator("select[name=row]").select_option(label="FP8 · Communications")
+    adding.locator("input[name=name]").fill("NIXL EP")
+    adding.locator("select[name=status]").select_option("wip")
+    adding.locator("input[name=reason]").fill("PR under way")
+    adding.get_by_role("button", name="Add backend").click()
+    expect(
+        page.locator('#matrix [data-component="Communications"] div.entry', has_text="NIXL EP")
+    ).to_have_attribute("data-status", "wip")
+    page.get_by_role("link", name="History", exact=True).click()
+    expect(page.locator("table.history")).to_contain_text("page.health_changed")
+    expect(page.locator("table.history")).to_contain_text("entry.added")
+    assert page.console_errors == []

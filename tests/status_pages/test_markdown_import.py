@@ -206,3 +206,19 @@ def test_copy_buttons_take_the_commands_that_enable_a_backend():
     )
     assert copyable_command("Default on SM100\nSelection: `vllm/x.py:1-2`\nDisable: `VLLM_DISABLE_X=1`") == ""
     assert copyable_command("cannot be selected (`VLLM_X=MARLIN` crashes with MoE models)") == ""
+
+
+def test_edited_notes_are_written_back_into_the_row_cell_labelled_for_reimport():
+    from app.status_pages.editing import rewrite_attributed
+
+    cell = "CUTLASS MLA: num_kv_splits limited to avoid hangs\nBoth support FP8 compute"
+    replaced = rewrite_attributed(
+        cell, "num_kv_splits limited to avoid hangs", "hangs fixed", label="CUTLASS MLA"
+    )
+    assert replaced == "CUTLASS MLA: hangs fixed\nBoth support FP8 compute"
+    assert rewrite_attributed(cell, "num_kv_splits limited to avoid hangs", "", label="CUTLASS MLA") == (
+        "Both support FP8 compute"
+    )
+    added = rewrite_attributed("**A**: `X=1`", "", "`Y=1`", label="**B**", separate=True)
+    assert added == "**A**: `X=1`\n\n**B**: `Y=1`"
+    assert rewrite_attributed("", "", "a | b", label="PPLX") == "PPLX: a \\| b"

@@ -37,9 +37,16 @@ def test_status_filter_in_the_url_keeps_only_matching_entries(client, imported_s
     assert '<input type="checkbox" name="status" value="failing" checked>' in html
 
 
+def test_boosted_requests_get_the_whole_page(client, imported_seed):
+    answer = client.get(PAGE, headers={"HX-Request": "true", "HX-Boosted": "true"})
+    assert "<html" in answer.text and 'id="matrix"' in answer.text
+
+
 def test_htmx_filter_request_returns_only_the_table_block(client, imported_seed):
     answer = client.get(
-        PAGE, params=[("precision", "FP4"), ("status", "in_review")], headers={"HX-Request": "true"}
+        PAGE,
+        params=[("precision", "FP4"), ("status", "in_review")],
+        headers={"HX-Request": "true", "HX-Target": "matrix"},
     )
     assert answer.status_code == 200
     assert answer.text.lstrip().startswith('<div id="matrix">') and "<html" not in answer.text
@@ -112,7 +119,9 @@ def test_inline_edit_through_htmx_updates_the_matrix_and_the_history(client, aut
     entry = find_entry(imported_seed["page"], "FP8", "Communications", "PPLX")
     headers = auth_header("edit", name="dana")
     assert client.get(f"{PAGE}/entries/{entry['id']}/edit").status_code == 401
-    editor = client.get(f"{PAGE}/entries/{entry['id']}/edit", headers={**headers, "HX-Request": "true"})
+    editor = client.get(
+        f"{PAGE}/entries/{entry['id']}/edit", headers={**headers, "HX-Request": "true", "HX-Target": "editor"}
+    )
     assert editor.text.lstrip().startswith('<section class="editor"') and 'name="reason"' in editor.text
     form = {"status": "failing", "reason": "", "notes": "", "invocation": "", "back": "precision=FP8"}
     refused = client.post(
