@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Query, Request, Response
 from fastapi.responses import PlainTextResponse
+from starlette.concurrency import run_in_threadpool
 
 from app.audit.models import ChangeEventPublic
 from app.auth.deps import Editor, Reader
 from app.core.database import SessionDep, SettingsDep
-from app.core.errors import UnsupportedMediaType
+from app.core.errors import PayloadTooLarge, UnsupportedMediaType
 from app.github_refs.models import LinkTarget
 from app.github_refs.service import refs_for_targets
 from app.status_pages import compat, editing, service
@@ -28,6 +29,7 @@ from app.status_pages.schemas import (
     RuleCreate,
     RulePublic,
     page_public,
+    ref_public,
     rule_public,
     summary_public,
 )
@@ -68,16 +70,33 @@ async def import_page(
         raise UnsupportedMediaType(
             f"send the page as text/markdown, not {content_type or 'no content type'}", field="Content-Type"
         )
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > settings.import_max_bytes:
+        raise PayloadTooLarge(
+            f"the Markdown is {declared} bytes; the limit is {settings.import_max_bytes} (IMPORT_MAX_BYTES)",
+            field="body",
+        )
     body = await request.body()
+    # Parsing and storing are blocking work: they run in the thread pool, off the event loop.
+    return await run_in_threadpool(
+        _import_markdown,
+        body,
+        response,
+        session,
+        settings,
+        principal.name,
+        service.slugify(slug) if slug else None,
+    )
+
+
+def _import_markdown(body: bytes, response: Response, session, settings, actor: str, slug: str | None):
     document = read_markdown_upload(
         body,
         max_bytes=settings.import_max_bytes,
         default_repo=settings.github_default_repo,
         aliases=settings.github_repo_aliases,
     )
-    result = store_document(
-        session=session, document=document, slug=service.slugify(slug) if slug else None, actor=principal.name
-    )
+    result = store_document(session=session, document=document, slug=slug, actor=actor)
     session.commit()
     response.status_code = 201 if result.created else 200
     return ImportResultPublic(
@@ -192,6 +211,7 @@ def create_entry(row_id: int, body: EntryCreate, session: SessionDep, principal:
 
 def _entry_public(session, entry_id: int) -> EntryPublic:
     entry = service.get_entry(session=session, entry_id=entry_id)
+    refs = refs_for_targets(session=session, target_type=LinkTarget.entry, target_ids=[entry.id])[entry.id]
     return EntryPublic(
         id=entry.id,
         name=entry.name,
@@ -203,7 +223,7 @@ def _entry_public(session, entry_id: int) -> EntryPublic:
         listed=entry.listed,
         invocation=entry.invocation,
         notes=entry.notes,
-        refs=[],
+        refs=[ref_public(*pair) for pair in refs],
     )
 
 

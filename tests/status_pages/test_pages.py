@@ -147,6 +147,16 @@ def test_pivot_and_history_pages_render(client, imported_seed):
     assert "page.imported" in client.get(f"{PAGE}/history").text
 
 
+def test_page_grid_shows_rules_read_from_the_notes(client, imported_seed):
+    grid = client.get(f"{PAGE}/compat", params={"a": "MOE", "b": "Communications"}).text
+    cell = grid.split('data-a="FlashInfer TRTLLM" data-b="FlashInfer All2Allv (MNNVL)"')[1].split("</td>")[0]
+    assert "fails" in cell and "Can only use AG-RS or Naive" in cell
+    works = grid.split('data-a="FlashInfer TRTLLM" data-b="Naive All2All"')[1].split("</td>")[0]
+    assert "works" in works
+    untested = grid.split('data-a="DeepGemm" data-b="PPLX"')[1].split("</td>")[0]
+    assert "untested" in untested, "page backends without a rule are shown as untested"
+
+
 def test_demo_data_loads_twice_without_changes_and_the_grid_shows_the_cutedsl_failure(client, session):
     demo.load(session=session)
     events = session.exec(select(func.count()).select_from(ChangeEvent)).one()
