@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from app.status_pages.attribution import (
     entry_named_at_start,
@@ -22,7 +23,7 @@ from app.status_pages.document import (
     MarkdownImportError,
     Row,
 )
-from app.status_pages.status_mapping import Status, split_label, status_from_prose
+from app.status_pages.status_mapping import Status, split_label, status_from_prefix, status_from_prose
 from app.status_pages.text_refs import RefContext, find_refs, find_source_refs, read_refs_cell
 
 _GROUP = re.compile(r"^\*\*(?P<label>[^*]+)\*\*$")
@@ -148,6 +149,20 @@ def _mark_fastest(row: Row) -> None:
         previous = candidate
 
 
+def _apply_title_prefixes(row: Row) -> None:
+    """A "WIP: <backend>" PR title links the PR to that backend and, unless its label says otherwise,
+    gives it the prefix's status ("[#26397](…) WIP: TRT-LLM Ragged Attention")."""
+    for ref in row.refs:
+        status, rest = status_from_prefix(ref.title or "")
+        entry = match_entry(rest, row.entries) if status else None
+        if entry is None:
+            continue
+        if all((known.repo, known.number) != (ref.repo, ref.number) for known in entry.refs):
+            entry.refs.append(replace(ref, text_as_written=None, position=len(entry.refs)))
+        if not _explicit_status(entry) and entry.status == Status.working:
+            entry.status = status
+
+
 def read_row(cells: dict[str, str], extra: dict[str, str], *, context: RefContext, line: int) -> Row:
     """Builds a row from its cells by role; `extra` holds unknown columns under their headers."""
     component = cells.get(COMPONENT, "").strip()
@@ -181,6 +196,7 @@ def read_row(cells: dict[str, str], extra: dict[str, str], *, context: RefContex
     for entry in row.entries:
         entry.refs = find_refs(f"{entry.invocation}\n{entry.notes}", context=context, line=line)
         seen.update((ref.repo, ref.number) for ref in entry.refs)
+    _apply_title_prefixes(row)
     inline_text = "\n".join([row.fastest_text, row.invocation, row.notes, *row.extra_cells.values()])
     for ref in find_refs(inline_text, context=context, line=line, start_position=INLINE_REF_POSITION):
         if (ref.repo, ref.number) not in seen:

@@ -222,3 +222,18 @@ def test_edited_notes_are_written_back_into_the_row_cell_labelled_for_reimport()
     added = rewrite_attributed("**A**: `X=1`", "", "`Y=1`", label="**B**", separate=True)
     assert added == "**A**: `X=1`\n\n**B**: `Y=1`"
     assert rewrite_attributed("", "", "a | b", label="PPLX") == "PPLX: a \\| b"
+
+
+def test_a_wip_pr_title_naming_a_backend_links_it_and_sets_its_status():
+    text = (
+        "T on B200\n\n**Overall Health**: ok\n\n## FP8\n\n"
+        "| Component | Backends | Related PRs |\n|---|---|---|\n"
+        "| Attention | - FlashInfer<br>- TRT-LLM Ragged Attention | "
+        "[#26397](https://github.com/vllm-project/vllm/pull/26397) WIP: TRT-LLM Ragged Attention<br>"
+        "[#26107](https://github.com/vllm-project/vllm/pull/26107) In Review: Add CUDNN FP4 GEMM |\n"
+    )
+    document = parse(text)
+    ragged = entry(document, "FP8", "Attention", "TRT-LLM Ragged Attention")
+    assert ragged.status == Status.wip and [r.number for r in ragged.refs] == [26397]
+    assert entry(document, "FP8", "Attention", "FlashInfer").status == Status.working
+    assert parse(export_markdown(document)) == document
