@@ -160,7 +160,11 @@ def split_body(
                 items.append(UploadItem(line, error=error))
         return items, True
     if media_type in JSON_TYPES or media_type.endswith("+json"):
-        value = load_json(body, what="the request body")
+        try:
+            value = json.loads(body)
+        except (json.JSONDecodeError, UnicodeDecodeError):
+            # Not one JSON document (e.g. an --append-result file): the parser reports line and column.
+            return [UploadItem(body, query_context, format_name, media_type, filename)], False
         if _is_envelope(value):
             item = _envelope_item(value, where="body", query_context=query_context, format_name=format_name)
             return [item], False
