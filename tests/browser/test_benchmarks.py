@@ -25,7 +25,7 @@ def test_paste_a_console_block_and_see_the_run(page, live_token):
     expect(page.locator("h1")).to_contain_text("Run #")
     metrics = page.locator("table.metrics")
     expect(metrics).to_contain_text("total_token_throughput")
-    expect(metrics).to_contain_text("69219")
+    expect(metrics).to_contain_text("69,219")
     expect(page.locator("table.context")).to_contain_text("moe=flashinfer_trtllm")
     expect(page.locator("pre.raw")).to_contain_text("Serving Benchmark Result")
     assert page.console_errors == []
