@@ -19,7 +19,7 @@ from app.benchmarks.context import (
     series_key,
     upload_digest,
 )
-from app.benchmarks.formats.base import ParsedResult
+from app.benchmarks.formats.base import ParsedResult, json_safe
 from app.benchmarks.models import (
     BenchmarkRun,
     BenchmarkSeries,
@@ -105,12 +105,12 @@ def store_run(
         source_format=parsed.source_format,
         raw_payload=parsed.raw,
         raw_content_type=raw_content_type,
-        raw_filename=raw_filename,
+        raw_filename=raw_filename[:300] if raw_filename else None,
         run_time=run_time,
         uploaded_at=uploaded_at,
         uploaded_by=actor,
-        context=context,
-        details=parsed.details,
+        context=json_safe(context),
+        details=json_safe(parsed.details),
         hardware=context["hardware"],
         gpu_count=context["gpu_count"],
         model=context["model"],
