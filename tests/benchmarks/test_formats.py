@@ -219,6 +219,8 @@ def test_unrecognised_text_and_json_list_the_accepted_formats():
         (b'{"duration": NaN, "completed": 5, "failed": 0}', "result.duration"),
         (b'{"duration": 1.0, "completed": 5, "failed": 0, "mean_ttft_ms": Infinity}', "result.mean_ttft_ms"),
         (b'{"avg_latency": "slow"}', "result.avg_latency"),
+        (b'{"duration": 1.0, "completed": "512", "failed": 0}', "result.completed"),
+        (b'{"duration": true, "completed": 5, "failed": 0}', "result.duration"),
         (b'{"duration": 1.0, "completed": 5, "failed": 0, "errors": "none"}', "result.errors"),
     ],
 )

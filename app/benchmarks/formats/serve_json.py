@@ -11,6 +11,7 @@ import json
 import re
 from typing import Any
 
+from app.benchmarks.catalogue import describe_metric
 from app.benchmarks.context import route_pairs
 from app.benchmarks.formats.base import MetricCollector, ParsedResult, load_json
 from app.core.errors import InvalidInput
@@ -35,6 +36,11 @@ MARKER_KEYS = {"completed", "duration", "request_throughput", "output_throughput
 RENAMED_KEYS = {"request_goodput:": "request_goodput"}
 _NUMBER = (int, float)
 _LATENCY_KEY = re.compile(r"^(mean|median|std|p\d+(\.\d+)?)_\w+_ms$")
+
+
+def is_metric_name(name: str) -> bool:
+    """Names the catalogue knows as measurements; a string under such a name is an error, not metadata."""
+    return name in MARKER_KEYS or bool(_LATENCY_KEY.match(name)) or describe_metric(name)[0] != ""
 
 
 def looks_like_serve_result(data: Any) -> bool:
@@ -70,6 +76,8 @@ def parse_object(data: dict[str, Any], raw: bytes, *, where: str = "result") -> 
                     )
         elif value is None:
             continue  # e.g. request_goodput without --goodput
+        elif is_metric_name(name) and (isinstance(value, str | bool | list | dict)):
+            metrics.add(name, value, source_key=key)  # raises: a measurement must be a number
         elif isinstance(value, str):
             metadata[key] = value
         elif isinstance(value, bool | list | dict):
