@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
@@ -96,12 +97,7 @@ def benchmarks(
 @router.get("/benchmarks/runs/{run_id}")
 def run_page(request: Request, run_id: int, session: SessionDep, principal: Reader) -> Response:
     run = get_run(session=session, run_id=run_id)
-    raw_text = None
-    if len(run.raw_payload) <= RAW_PREVIEW_BYTES:
-        try:
-            raw_text = run.raw_payload.decode("utf-8")
-        except UnicodeDecodeError:
-            raw_text = None
+    raw_text, pretty = _raw_preview(run.raw_payload)
     refs = refs_for_targets(session=session, target_type=LinkTarget.run, target_ids=[run.id]).get(run.id, [])
     context = {
         "principal": principal,
@@ -109,9 +105,26 @@ def run_page(request: Request, run_id: int, session: SessionDep, principal: Read
         "metrics": metrics_of(session=session, run_id=run.id),
         "refs": refs,
         "raw_text": raw_text,
+        "raw_pretty": pretty,
         "raw_size": len(run.raw_payload),
     }
     return templates.TemplateResponse(request, "benchmarks/run.html", context)
+
+
+def _raw_preview(raw: bytes) -> tuple[str | None, bool]:
+    """The upload as text for the page (one-line JSON pretty-printed), or None when too big or binary."""
+    if len(raw) > RAW_PREVIEW_BYTES:
+        return None, False
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return None, False
+    if "\n" not in text.strip() and text.lstrip().startswith(("{", "[")):
+        try:
+            return json.dumps(json.loads(text), indent=2, ensure_ascii=False), True
+        except ValueError:
+            pass
+    return text, False
 
 
 def _upload_form(request: Request, principal, *, error: DomainError | None = None, values=None, status=200):

@@ -110,3 +110,11 @@ def test_upload_without_csrf_is_refused(client, make_token):
     sign_in(client, make_token, "upload")
     response = client.post("/benchmarks/upload", data={"text": "x"}, headers={"Accept": "text/html"})
     assert response.status_code == 403
+
+
+def test_one_line_json_uploads_are_shown_indented_and_downloaded_verbatim(client, session):
+    demo.load(session=session)
+    run = session.exec(select(BenchmarkRun).where(BenchmarkRun.label == "v0.17.1 default")).one()
+    page = client.get(f"/benchmarks/runs/{run.id}")
+    assert "Shown indented" in page.text and "\n  &#34;output_throughput&#34;: 92.0" in page.text
+    assert client.get(f"/api/v1/runs/{run.id}/raw").content == (DEMO / "issue38971_marlin.json").read_bytes()
