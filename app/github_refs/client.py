@@ -285,7 +285,7 @@ def _message(data: Any) -> str:
 
 
 def _reason(exc: BaseException) -> str:
-    """The cause urllib3 buries in its MaxRetryError text ("too many 502 error responses", "Read timed out")."""
+    """The cause urllib3 buries in its MaxRetryError text, e.g. "too many 502 error responses"."""
     text = str(exc)
     if match := _CAUSE.search(text):
         return match.group(1)[:200]
