@@ -22,7 +22,9 @@ from datetime import datetime, timedelta
 from sqlalchemy import text
 from sqlmodel import Session, col, select
 
+from app.core.database import get_engine
 from app.core.models import utcnow
+from app.core.settings import Settings
 from app.github_refs.client import (
     GitHubClient,
     GitHubError,
@@ -290,3 +292,14 @@ def _is_news(ref: GitHubRef, snapshot: RefSnapshot) -> bool:
     return ref.gh_updated_at is None or (
         snapshot.updated_at is not None and snapshot.updated_at > ref.gh_updated_at
     )
+
+
+def sync_once(*, settings: Settings, trigger: str, client: GitHubClient | None = None) -> SyncReport:
+    """One sync on its own connection (the advisory lock lives on a connection, so the session keeps one)."""
+    engine = get_engine(settings.database_url or "")
+    client = client or GitHubClient.from_settings(settings)
+    try:
+        with engine.connect() as connection, Session(bind=connection, expire_on_commit=False) as session:
+            return run_sync(session=session, client=client, trigger=trigger)
+    finally:
+        client.close()

@@ -71,12 +71,8 @@ def apply_snapshot(
 ) -> list[str]:
     """Stores `snapshot` on `ref`, records its transitions, and returns their kinds; older news is ignored."""
     now = utcnow()
-    if (
-        ref.gh_updated_at
-        and snapshot.updated_at
-        and snapshot.updated_at < ref.gh_updated_at
-        and not ref.not_found
-    ):
+    known = ref.state is not None and not ref.not_found and ref.gh_updated_at is not None
+    if known and snapshot.updated_at and snapshot.updated_at < ref.gh_updated_at:
         # A late webhook delivery or a lagging listing: what we store is newer.
         ref.last_synced_at = now
         session.add(ref)
