@@ -35,7 +35,7 @@ def github_page(
     session: SessionDep,
     settings: SettingsDep,
     principal: Reader,
-    state: Annotated[DisplayState | None, Query()] = None,
+    state: str | None = None,
     repo: str | None = None,
     label: str | None = None,
     stale: bool = False,
@@ -44,9 +44,14 @@ def github_page(
     tracked: str | None = None,
     error: str | None = None,
 ) -> Response:
+    # An empty select ("any") arrives as `state=`; anything else must name a state.
+    try:
+        display_state = DisplayState(state) if state else None
+    except ValueError:
+        raise InvalidInput(f"unknown state {state!r}", field="state") from None
     refs, total = list_refs(
         session=session,
-        states=[state] if state else [],
+        states=[display_state] if display_state else [],
         repo=repo or None,
         label=label or None,
         stale=True if stale else None,
@@ -58,7 +63,7 @@ def github_page(
     links = links_for_refs(session=session, ref_ids=[ref.id for ref in refs])
     labels = describe_links(session=session, links=[link for group in links.values() for link in group])
     repos, all_labels = known_repos_and_labels(session=session)
-    filters = {"state": state.value if state else "", "repo": repo or "", "label": label or "", "q": q or ""}
+    filters = {"state": state or "", "repo": repo or "", "label": label or "", "q": q or ""}
     if stale:
         filters["stale"] = "true"
     query = {key: value for key, value in filters.items() if value}
