@@ -89,7 +89,7 @@ class SyncRetry(GithubRetry):
     def __init__(
         self,
         *,
-        sleep: Callable[[float], None] = time.sleep,
+        sleep: Callable[[float], None] | None = None,
         stats: RequestStats | None = None,
         **kwargs: Any,
     ):
@@ -121,7 +121,7 @@ class SyncRetry(GithubRetry):
                 response.status if response is not None else 429, None, dict(response.headers), wait=wait
             )
         if wait > 0:
-            self.sleep_function(wait)
+            (self.sleep_function or time.sleep)(wait)
 
 
 class GitHubClient:
@@ -137,7 +137,7 @@ class GitHubClient:
         retries: int = 3,
         backoff_factor: float = 1.0,
         seconds_between_requests: float | None = 0.25,
-        sleep: Callable[[float], None] = time.sleep,
+        sleep: Callable[[float], None] | None = None,
     ):
         self.stats = RequestStats()
         retry = SyncRetry(
