@@ -194,7 +194,15 @@ class _SyncJob:
         return ref.last_sync_error is not None
 
     def _apply_listing(self, repo: str, refs: list[GitHubRef], cursor: GitHubRepoCursor) -> None:
-        listing = self.client.list_updated_since(repo, cursor.since, etag=cursor.listing_etag)
+        try:
+            listing = self.client.list_updated_since(repo, cursor.since, etag=cursor.listing_etag)
+        except (RateLimited, GitHubUnavailable):
+            raise
+        except GitHubError as exc:
+            # A renamed, deleted or forbidden repository: say so and go on with the others. Its refs keep
+            # their state; the ones never synced still get their own request (and a 404 if it is gone).
+            self.report.errors.append(f"{repo}: {exc}")
+            return
         if listing.not_modified:
             self.report.refs_checked += sum(1 for ref in refs if ref.last_synced_at is not None)
             return

@@ -245,3 +245,23 @@ def test_only_one_sync_runs_at_a_time(session: Session, engine, github_client: G
             other.execute(text("SELECT pg_advisory_unlock(:key)"), {"key": SYNC_LOCK_KEY})
     assert report.status == "skipped"
     assert fake_github.count() == 0
+
+
+def test_a_repository_that_disappeared_is_reported_and_the_others_still_sync(
+    session: Session, fake_github: FakeGitHub, github_client: GitHubClient
+):
+    fake_github.add(VLLM, 1)
+    fake_github.add(FLASHINFER, 2)
+    gone = track(session, FLASHINFER, 2, RefKind.pull)
+    kept = track(session, VLLM, 1, RefKind.pull)
+    run_sync(session=session, client=github_client)
+    fake_github.merge(VLLM, 1)
+    fake_github.fail(r"^/repos/flashinfer-ai/flashinfer/issues$", status=404, times=10)
+
+    report = run_sync(session=session, client=github_client)
+
+    assert report.status == "ok"
+    flashinfer_errors = [error for error in report.errors if error.startswith("flashinfer-ai/flashinfer:")]
+    assert flashinfer_errors and "not found" in flashinfer_errors[0]
+    assert kept.display_state == "merged"
+    assert gone.display_state == "open", "its last known state stays"
