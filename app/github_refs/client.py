@@ -219,10 +219,12 @@ class GitHubClient:
         try:
             status, response_headers, body = self._github.requester.requestJson("GET", url, headers=headers)
         except RateLimitExceededExceedsMaxWait as exc:
+            reset_at = _reset_time(exc.headers)
+            when = f" (it resets at {reset_at:%H:%M:%S} UTC)" if reset_at else ""
             raise RateLimited(
-                f"GitHub's rate limit is spent; waiting {exc.wait or 0:.0f}s for its reset is longer than "
+                f"GitHub's rate limit is spent; waiting {exc.wait or 0:.0f}s{when} is longer than "
                 "GITHUB_MAX_RATE_LIMIT_WAIT_SECONDS allows",
-                reset_at=_reset_time(exc.headers),
+                reset_at=reset_at,
             ) from None
         except RateLimitExceededException as exc:
             raise RateLimited(

@@ -279,6 +279,8 @@ class _SyncJob:
         etag: str | None = None,
         last_modified: str | None = None,
     ) -> None:
+        # Re-read the row under a lock: a webhook may have stored something newer since the run began.
+        self.session.refresh(ref, with_for_update=True)
         before = ref.gh_updated_at
         kinds = apply_snapshot(
             session=self.session,

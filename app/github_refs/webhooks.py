@@ -119,7 +119,9 @@ def _process(
     handled = PULL_REQUEST_ACTIONS if event == "pull_request" else ISSUE_ACTIONS
     if action not in handled:
         return WebhookOutcome(202, "ignored", f"action {action!r} of {event} is not used")
-    ref = session.exec(select(GitHubRef).where(GitHubRef.repo == repo, GitHubRef.number == number)).first()
+    ref = session.exec(
+        select(GitHubRef).where(GitHubRef.repo == repo, GitHubRef.number == number).with_for_update()
+    ).first()
     if ref is None:
         return WebhookOutcome(202, "ignored", f"{repo}#{number} is not tracked")
     if event == "issues" and action == "deleted":

@@ -10,9 +10,11 @@ from tests.github_refs.fake_github import FakeGitHub
 def test_pygithub_reads_pulls_search_and_rate_limits_from_the_fake(fake_github: FakeGitHub):
     fake_github.add("vllm-project/vllm", 1, title="Fix", labels=["ready"], requested_reviewers=["bob"])
     fake_github.add("vllm-project/vllm", 2, pull=False)
-    gh = Github(base_url=fake_github.url, auth=Auth.Token("t"), seconds_between_requests=None, retry=None)
+    gh = Github(
+        base_url=fake_github.url, auth=Auth.Token("t"), seconds_between_requests=None, retry=None, lazy=True
+    )
     try:
-        pull = gh.get_repo("vllm-project/vllm", lazy=True).get_pull(1)
+        pull = gh.get_repo("vllm-project/vllm").get_pull(1)
         assert (pull.title, pull.state, pull.draft, [label.name for label in pull.labels]) == (
             "Fix",
             "open",
