@@ -19,6 +19,7 @@ from app.github_refs.targets import describe_links
 
 router = APIRouter(tags=["pages"])
 PAGE_SIZE = 50
+FLASH_KEY = "github_flash"
 
 
 def _optional_int(value: str | None, field: str) -> int | None:
@@ -41,9 +42,9 @@ def github_page(
     stale: bool = False,
     q: str | None = None,
     page: int = Query(default=1, ge=1),
-    tracked: str | None = None,
-    error: str | None = None,
 ) -> Response:
+    # The outcome of the last form post, kept in the session (never reflected from the URL).
+    flash = request.session.pop(FLASH_KEY, None) or {}
     # An empty select ("any") arrives as `state=`; anything else must name a state.
     try:
         display_state = DisplayState(state) if state else None
@@ -84,8 +85,8 @@ def github_page(
         "stale_after_days": settings.stale_after_days,
         "target_types": list(LinkTarget),
         "can_edit": principal is not None and principal.has_scope("edit"),
-        "tracked": tracked,
-        "error": error,
+        "tracked": flash.get("tracked"),
+        "error": flash.get("error"),
     }
     partial = request.headers.get("HX-Request") and not request.headers.get("HX-Boosted")
     block = "refs_table" if partial else None
@@ -94,6 +95,7 @@ def github_page(
 
 @router.post("/github/refs", include_in_schema=False)
 def track_from_form(
+    request: Request,
     session: SessionDep,
     settings: SettingsDep,
     principal: Editor,
@@ -105,7 +107,7 @@ def track_from_form(
     try:
         link_type = LinkTarget(target_type) if target_type else None
     except ValueError:
-        return _back(error=f"unknown link target type {target_type!r}")
+        return _back(request, error=f"unknown link target type {target_type!r}")
     try:
         tracked = track_ref(
             session=session,
@@ -119,9 +121,9 @@ def track_from_form(
         )
     except DomainError as exc:
         session.rollback()
-        return _back(error=exc.message)
+        return _back(request, error=exc.message)
     session.commit()
-    return _back(tracked=tracked.short_name)
+    return _back(request, tracked=tracked.short_name)
 
 
 @router.post("/github/refs/{ref_id}/unlink", include_in_schema=False)
@@ -144,5 +146,6 @@ def unlink_from_form(
     return RedirectResponse("/github", status_code=303)
 
 
-def _back(**message: str) -> RedirectResponse:
-    return RedirectResponse(f"/github?{urlencode(message)}", status_code=303)
+def _back(request: Request, **message: str) -> RedirectResponse:
+    request.session[FLASH_KEY] = message
+    return RedirectResponse("/github", status_code=303)

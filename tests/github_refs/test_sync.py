@@ -265,3 +265,26 @@ def test_a_repository_that_disappeared_is_reported_and_the_others_still_sync(
     assert flashinfer_errors and "not found" in flashinfer_errors[0]
     assert kept.display_state == "merged"
     assert gone.display_state == "open", "its last known state stays"
+
+
+def test_request_budget_idle_and_with_ten_changes_does_not_grow_with_the_number_of_refs(
+    session: Session, fake_github: FakeGitHub, github_client: GitHubClient
+):
+    repos = [VLLM, FLASHINFER, "sgl-project/sglang", "deepseek-ai/DeepGEMM"]
+    for repo in repos:
+        for number in range(1, 21):
+            fake_github.add(repo, number, pull=number % 3 != 0)
+            track(session, repo, number)
+    run_sync(session=session, client=github_client)
+    run_sync(session=session, client=github_client)
+    fake_github.reset_counts()
+
+    run_sync(session=session, client=github_client)
+    idle = fake_github.count()
+    for number in range(1, 11):
+        fake_github.change(repos[number % 4], number, title=f"changed {number}")
+    fake_github.reset_counts()
+    report = run_sync(session=session, client=github_client)
+
+    assert idle == len(repos) <= 20
+    assert fake_github.count() <= 30 and report.refs_changed == 10
