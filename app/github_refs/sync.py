@@ -247,7 +247,11 @@ class _SyncJob:
         self.report.refs_checked += 1
         try:
             if ref.kind == RefKind.pull:
-                fetched = self.client.fetch_pull(ref.repo, ref.number, etag=ref.etag)
+                try:
+                    fetched = self.client.fetch_pull(ref.repo, ref.number, etag=ref.etag)
+                except RefNotFoundOnGitHub:
+                    # A `/pull/N` link to what is an issue (GitHub's web UI redirects those): ask as an issue.
+                    fetched = self.client.fetch_issue(ref.repo, ref.number)
             else:
                 etag = ref.etag if ref.kind == RefKind.issue else None
                 fetched = self.client.fetch_issue(ref.repo, ref.number, etag=etag)

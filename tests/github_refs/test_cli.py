@@ -41,7 +41,8 @@ def test_sync_command_refreshes_refs_and_prints_the_cost(cli_database: str, fake
     result = CliRunner().invoke(app, ["sync"])
 
     assert result.exit_code == 0, result.output
-    assert "sync ok: 2 refs checked" in result.output and "2 GitHub requests" in result.output
+    # #6 is missing: asked as a pull, then as an issue (a `/pull/` link may point at an issue).
+    assert "sync ok: 2 refs checked" in result.output and "3 GitHub requests" in result.output
     assert "ref.merged vllm-project/vllm#5" in result.output
     assert "not found on GitHub" in result.output
     with Session(get_engine(cli_database)) as session:

@@ -288,3 +288,14 @@ def test_request_budget_idle_and_with_ten_changes_does_not_grow_with_the_number_
 
     assert idle == len(repos) <= 20
     assert fake_github.count() <= 30 and report.refs_changed == 10
+
+
+def test_a_pull_link_to_an_issue_is_read_as_the_issue(
+    session: Session, fake_github: FakeGitHub, github_client: GitHubClient
+):
+    fake_github.add(VLLM, 3, pull=False, title="Actually an issue")
+    ref = track(session, VLLM, 3, RefKind.pull)
+
+    run_sync(session=session, client=github_client)
+
+    assert (ref.kind, ref.title, ref.not_found) == ("issue", "Actually an issue", False)
