@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Annotated
 from urllib.parse import urlencode
 
@@ -11,6 +12,7 @@ from fastapi.responses import RedirectResponse, Response
 from app.auth.deps import Editor, Reader
 from app.core.database import SessionDep, SettingsDep
 from app.core.errors import DomainError, InvalidInput
+from app.core.models import utcnow
 from app.core.templating import templates
 from app.github_refs.models import DisplayState, LinkTarget
 from app.github_refs.queries import known_repos_and_labels, links_for_refs, list_refs, sync_health
@@ -83,6 +85,7 @@ def github_page(
         "all_labels": all_labels,
         "health": sync_health(session=session, interval_seconds=settings.github_sync_interval_seconds),
         "stale_after_days": settings.stale_after_days,
+        "stale_cutoff": utcnow() - timedelta(days=settings.stale_after_days),
         "target_types": list(LinkTarget),
         "can_edit": principal is not None and principal.has_scope("edit"),
         "tracked": flash.get("tracked"),

@@ -77,6 +77,7 @@ def test_filters_narrow_the_table_and_htmx_gets_only_the_table(client: TestClien
     assert 'data-ref="vllm-project/vllm#2"' not in fragment
     stale = client.get("/github", params={"stale": "true"}).text
     assert 'data-ref="vllm-project/vllm#2"' in stale and 'data-ref="vllm-project/vllm#1"' not in stale
+    assert stale.count('class="badge degraded stale-mark"') == 1
     by_label = client.get("/github", params={"label": "bug"}).text
     assert 'data-ref="vllm-project/vllm#2"' in by_label and "1 tracked ref." in by_label
     by_repo = client.get("/github", params={"repo": "flashinfer-ai/flashinfer"}).text
