@@ -11,7 +11,8 @@ from sqlmodel import Session
 from app.audit.service import list_events
 from app.core.models import utcnow
 from app.github_refs.api import get_sync_runner
-from app.github_refs.models import GitHubRef, GitHubSyncRun
+from app.github_refs.models import GitHubRef, GitHubSyncRun, LinkTarget
+from app.github_refs.service import link_ref
 from app.github_refs.sync import SYNC_LOCK_KEY, run_sync
 from app.github_refs.targets import TargetLabel, register_target_describer, unregister_target_describer
 
@@ -153,3 +154,13 @@ def test_sync_endpoint_needs_admin_runs_in_the_background_and_refuses_while_runn
             other.execute(text("SELECT pg_advisory_unlock(:key)"), {"key": SYNC_LOCK_KEY})
     assert busy.status_code == 409
     assert session.get(GitHubSyncRun, runs[0]["id"]).requests == 1
+
+
+def test_list_filters_by_the_cell_that_links_the_ref(client: TestClient, session: Session):
+    linked = add_ref(session, 1)
+    add_ref(session, 2)
+    link_ref(session=session, ref=linked, target_type=LinkTarget.entry, target_id=12, audit=False)
+    page = client.get(REFS, params={"target_type": "entry", "target_id": 12}).json()
+    assert [item["number"] for item in page["items"]] == [1]
+    assert page["items"][0]["links"][0]["label"] == "entry 12"
+    assert client.get(REFS, params={"target_type": "entry", "target_id": 13}).json()["total"] == 0
