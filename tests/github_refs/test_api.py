@@ -15,6 +15,8 @@ from app.github_refs.models import GitHubRef, GitHubSyncRun, LinkTarget
 from app.github_refs.service import link_ref
 from app.github_refs.sync import SYNC_LOCK_KEY, run_sync
 from app.github_refs.targets import TargetLabel, register_target_describer, unregister_target_describer
+from tests.benchmarks.test_store_run import parsed as parsed_benchmark
+from tests.benchmarks.test_store_run import store as store_benchmark_run
 
 REFS = "/api/v1/github/refs"
 
@@ -99,11 +101,15 @@ def test_track_a_ref_by_hand_and_link_it_with_a_registered_describer(
             f"{REFS}/{body['id']}/links", json={"target_type": "entry", "target_id": 500}, headers=headers
         )
         assert missing.status_code == 404 and "entry 500" in missing.json()["error"]["message"]
+        run, _ = store_benchmark_run(session, parsed_benchmark())
         other = client.post(
-            f"{REFS}/{body['id']}/links", json={"target_type": "run", "target_id": 7}, headers=headers
+            f"{REFS}/{body['id']}/links", json={"target_type": "run", "target_id": run.id}, headers=headers
         )
         assert other.status_code == 201
-        assert {link["label"] for link in other.json()["links"]} == {"FP8 · MoE · entry 12", "run 7"}
+        labels = {link["label"] for link in other.json()["links"]}
+        assert "FP8 · MoE · entry 12" in labels and any(
+            label.startswith(f"run {run.id} · GB200") for label in labels
+        )
 
         removed = client.delete(
             f"{REFS}/{body['id']}/links/entry/12", params={"reason": "wrong PR"}, headers=headers

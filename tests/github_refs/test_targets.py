@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from sqlmodel import Session
 
+from app.github_refs import targets
 from app.github_refs.models import LinkTarget, RefKind
 from app.github_refs.service import RefAddress, get_or_create_ref, link_ref
 from app.github_refs.targets import (
@@ -14,7 +15,11 @@ from app.github_refs.targets import (
 )
 
 
-def test_describe_links_calls_each_describer_once_and_falls_back_for_unknown_types(session: Session):
+def test_describe_links_calls_each_describer_once_and_falls_back_for_unknown_types(
+    session: Session, monkeypatch
+):
+    # Start from an empty registry: the app registers the real domains' describers when it is created.
+    monkeypatch.setattr(targets, "_DESCRIBERS", {})
     ref = get_or_create_ref(session=session, address=RefAddress("vllm-project/vllm", 1, RefKind.pull))
     session.flush()
     links = [
