@@ -7,7 +7,7 @@ FastAPI serialises them directly, so the JSON answer and its OpenAPI schema foll
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import date, datetime, timedelta
 
 # The order of the "needs attention" summary: the first category is the most urgent.
 ATTENTION_CATEGORIES = ("new_failure", "open_regression", "stale_blocking_ref", "overdue_series")
@@ -209,3 +209,8 @@ class WeekReview:
     benchmarks: BenchmarkReview = field(default_factory=BenchmarkReview)
     compatibility: CompatibilityReview = field(default_factory=CompatibilityReview)
     signoff: SignoffInfo | None = None
+
+    @property
+    def last_day(self) -> date:
+        """The Sunday that closes the week (its `end` is the next Monday, exclusive)."""
+        return (self.end - timedelta(days=1)).date()
