@@ -53,8 +53,8 @@ from app.review.schema import (
 )
 from app.review.weeks import IsoWeek
 
-# A series needs this many intervals between runs before it has a cadence it can be late for.
-MIN_INTERVALS_FOR_CADENCE = 2
+# The trend pages' rule: three runs (two intervals) before a series has a rhythm it can be late for.
+MIN_RUNS_FOR_CADENCE = 3
 OVERDUE_FACTOR = 2
 
 
@@ -113,6 +113,7 @@ def compose_review(
     health_at_start: dict[int, str | None] | None = None
     benchmark_log: list[tuple[EventLike, BenchmarkChange | None]] = []
     upload_times: dict[str, list[datetime]] = defaultdict(list)
+    series_context: dict[str, dict[str, Any]] = {}
 
     for event in events:
         if event.occurred_at >= as_of:
@@ -128,15 +129,16 @@ def compose_review(
         elif event.kind == "run.uploaded":
             series_key = (event.context or {}).get("series_key")
             if series_key:
-                upload_times[str(series_key)].append(
-                    parse_time(event.context.get("run_at")) or event.occurred_at
-                )
+                # When the benchmark ran, not when it was uploaded: a backfill of old runs keeps its rhythm.
+                ran_at = parse_time(event.context.get("run_time")) or event.occurred_at
+                upload_times[str(series_key)].append(ran_at)
+                series_context[str(series_key)] = event.context
         if in_week:
             _collect(event, history, collected)
     if health_at_start is None:
         health_at_start = {page_id: page.health for page_id, page in history.pages.items()}
 
-    benchmarks = _benchmarks(collected, benchmark_log, upload_times, as_of)
+    benchmarks = _benchmarks(collected, benchmark_log, upload_times, series_context, as_of)
     compatibility = _compatibility(collected)
     stale = _stale_refs(
         history, refs, links, as_of=as_of, live=not complete, stale_after_days=stale_after_days
@@ -344,6 +346,7 @@ def _benchmarks(
     collected: _WeekEvents,
     log: list[tuple[EventLike, BenchmarkChange | None]],
     upload_times: dict[str, list[datetime]],
+    series_context: dict[str, dict[str, Any]],
     as_of: datetime,
 ) -> BenchmarkReview:
     by_hardware: dict[str, list[str]] = defaultdict(list)
@@ -360,7 +363,7 @@ def _benchmarks(
         regressions=collected.regressions,
         improvements=collected.improvements,
         open_regressions=_open_regressions(log),
-        overdue=_overdue_series(upload_times, collected, as_of),
+        overdue=_overdue_series(upload_times, series_context, as_of),
     )
 
 
@@ -381,24 +384,19 @@ def _open_regressions(log: list[tuple[EventLike, BenchmarkChange | None]]) -> li
 
 
 def _overdue_series(
-    upload_times: dict[str, list[datetime]], collected: _WeekEvents, as_of: datetime
+    upload_times: dict[str, list[datetime]], series_context: dict[str, dict[str, Any]], as_of: datetime
 ) -> list[OverdueSeries]:
     """Series whose last run is older than twice their median interval between runs."""
-    contexts: dict[str, dict[str, Any]] = {}
-    for event in collected.uploads:
-        contexts[str(event.context.get("series_key"))] = event.context
     overdue = []
     for series_key, times in upload_times.items():
         times = sorted(times)
-        intervals = [later - earlier for earlier, later in zip(times, times[1:], strict=False)]
-        intervals = [interval for interval in intervals if interval > timedelta(0)]
-        if len(intervals) < MIN_INTERVALS_FOR_CADENCE:
+        if len(times) < MIN_RUNS_FOR_CADENCE:
             continue
-        median = statistics.median(intervals)
+        median = statistics.median(later - earlier for earlier, later in zip(times, times[1:], strict=False))
         overdue_since = times[-1] + OVERDUE_FACTOR * median
-        if as_of <= overdue_since:
+        if median <= timedelta(0) or as_of <= overdue_since:
             continue
-        context = contexts.get(series_key, {})
+        context = series_context.get(series_key, {})
         overdue.append(
             OverdueSeries(
                 series_key=series_key,

@@ -201,12 +201,12 @@ class EventLog:
         hardware: str,
         model: str = "DeepSeek-R1",
         precision: str = "fp8",
-        run_at: str | None = None,
+        run_time: str | None = None,
         actor="ci",
     ):
         context = {"series_key": series_key, "hardware": hardware, "model": model, "precision": precision}
-        if run_at:
-            context["run_at"] = at(run_at).isoformat()
+        if run_time:
+            context["run_time"] = at(run_time).isoformat()
         self.add(
             when, kind="run.uploaded", subject_type="run", subject_id=run_id, actor=actor, context=context
         )

@@ -86,7 +86,25 @@ def test_benchmarks_uploads_by_hardware_changes_and_overdue_series():
     (improvement,) = benchmarks.improvements
     assert (improvement.label, improvement.compare_url) == ("#30014", "/compare?a=29&b=30")
     assert [series.series_key for series in benchmarks.overdue] == [SERIES_B200, SERIES_SM120]
-    assert benchmarks.overdue[0].median_interval_hours == 48.0
+    assert (benchmarks.overdue[0].median_interval_hours, benchmarks.overdue[0].hardware) == (48.0, "B200")
+
+
+def test_a_backfill_keeps_the_rhythm_of_when_the_benchmarks_ran():
+    log = seeded_log()
+    for day, run_id in (("13", 41), ("16", 42), ("19", 43)):
+        log.run_uploaded(
+            "2026-11-19 12:00",
+            run_id=run_id,
+            series_key="backfilled",
+            hardware="H200",
+            run_time=f"2026-11-{day} 00:00",
+        )
+    overdue = {series.series_key: series for series in review_of(log).benchmarks.overdue}
+    assert "backfilled" not in overdue  # due by 2026-11-25: not late at the week's end
+    assert "backfilled" in {
+        s.series_key
+        for s in review_of(log, now="2026-12-10 12:00", week=parse_week("2026-W49")).benchmarks.overdue
+    }
 
 
 def test_compatibility_new_failures_and_fixed_combinations():
