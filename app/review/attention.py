@@ -22,8 +22,8 @@ def rank(
     """Lists new failures, open regressions, stale refs blocking failing entries, then overdue series."""
     items: list[AttentionItem] = []
     for event, entry in sorted(new_failures, key=lambda pair: pair[0].occurred_at, reverse=True):
-        was = event.old_value if event.kind == "entry.status_changed" else "new entry"
-        detail = f"was {was} · {event.actor}" + (f" · {event.reason}" if event.reason else "")
+        was = f"was {event.old_value}" if event.kind == "entry.status_changed" else "added as failing"
+        detail = f"{was} · {event.actor}" + (f" · {event.reason}" if event.reason else "")
         items.append(
             AttentionItem(
                 category="new_failure",
