@@ -10,27 +10,25 @@ The rules (documented in docs/review.md):
 
 from __future__ import annotations
 
-import statistics
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from datetime import datetime, timedelta
-from typing import Any, Protocol
+from datetime import datetime
+from typing import Any
 
 from app.review import attention
+from app.review.benchmark_review import benchmark_change, open_regressions, overdue_series
 from app.review.history import (
     FAILING,
     RULE_FAILS,
     EventLike,
     History,
     as_text,
-    compare_url,
     page_slug,
     page_url,
     parse_time,
     ref_url,
     rule_outcome,
-    trend_url,
 )
 from app.review.schema import (
     REF_ACTIONS,
@@ -41,42 +39,15 @@ from app.review.schema import (
     GitHubReview,
     HardwareUploads,
     HealthChange,
-    LinkedCell,
-    OverdueSeries,
     PageReview,
     RefActivity,
     RuleChange,
     SignoffInfo,
-    StaleRef,
     StatusChange,
     WeekReview,
 )
+from app.review.stale_refs import LinkLike, RefLike, stale_refs
 from app.review.weeks import IsoWeek
-
-# The trend pages' rule: three runs (two intervals) before a series has a rhythm it can be late for.
-MIN_RUNS_FOR_CADENCE = 3
-OVERDUE_FACTOR = 2
-
-
-class RefLike(Protocol):
-    id: int | None
-    repo: str
-    number: int
-    kind: str
-    title: str | None
-    state: str | None
-    merged: bool
-    merged_at: datetime | None
-    gh_created_at: datetime | None
-    gh_updated_at: datetime | None
-    gh_closed_at: datetime | None
-
-
-class LinkLike(Protocol):
-    ref_id: int
-    target_type: str
-    target_id: int
-    created_at: datetime
 
 
 @dataclass
@@ -123,7 +94,7 @@ def compose_review(
             health_at_start = {page_id: page.health for page_id, page in history.pages.items()}
         history.apply(event)
         if event.kind in ("run.regression", "run.improvement"):
-            benchmark_log.append((event, _benchmark_change(event, history)))
+            benchmark_log.append((event, benchmark_change(event, history)))
         elif event.kind == "regression.acknowledged":
             benchmark_log.append((event, None))
         elif event.kind == "run.uploaded":
@@ -140,7 +111,7 @@ def compose_review(
 
     benchmarks = _benchmarks(collected, benchmark_log, upload_times, series_context, as_of)
     compatibility = _compatibility(collected)
-    stale = _stale_refs(
+    stale = stale_refs(
         history, refs, links, as_of=as_of, live=not complete, stale_after_days=stale_after_days
     )
     new_failures = [
@@ -218,38 +189,9 @@ def _collect(event: EventLike, history: History, collected: _WeekEvents) -> None
     elif kind == "run.uploaded":
         collected.uploads.append(event)
     elif kind in ("run.regression", "run.improvement"):
-        change = _benchmark_change(event, history)
+        change = benchmark_change(event, history)
         if change is not None:
             (collected.regressions if kind == "run.regression" else collected.improvements).append(change)
-
-
-def _benchmark_change(event: EventLike, history: History) -> BenchmarkChange | None:
-    context = event.context or {}
-    series_key = context.get("series_key")
-    if not series_key:
-        return None
-    run = history.runs.get(event.subject_id or -1, {})
-    return BenchmarkChange(
-        occurred_at=event.occurred_at,
-        kind=event.kind.removeprefix("run."),
-        run_id=event.subject_id,
-        series_key=str(series_key),
-        metric=str(context.get("metric") or ""),
-        baseline=_number(context.get("baseline")),
-        value=_number(context.get("value")),
-        delta_pct=_number(context.get("delta_pct")),
-        label=context.get("label"),
-        hardware=context.get("hardware") or run.get("hardware"),
-        trend_url=trend_url(str(series_key)),
-        compare_url=compare_url(context.get("baseline_run_id"), event.subject_id),
-    )
-
-
-def _number(value: Any) -> float | None:
-    try:
-        return float(value) if value is not None else None
-    except (TypeError, ValueError):
-        return None
 
 
 def _rule_change(event: EventLike, history: History) -> RuleChange:
@@ -362,54 +304,9 @@ def _benchmarks(
         uploads_by_hardware=uploads,
         regressions=collected.regressions,
         improvements=collected.improvements,
-        open_regressions=_open_regressions(log),
-        overdue=_overdue_series(upload_times, series_context, as_of),
+        open_regressions=open_regressions(log),
+        overdue=overdue_series(upload_times, series_context, as_of),
     )
-
-
-def _open_regressions(log: list[tuple[EventLike, BenchmarkChange | None]]) -> list[BenchmarkChange]:
-    """The latest regression per series and metric, unless acknowledged or followed by an improvement."""
-    open_by_key: dict[tuple[str, str], BenchmarkChange] = {}
-    for event, change in log:
-        if event.kind == "regression.acknowledged":
-            metric = (event.context or {}).get("metric")
-            for key, regression in list(open_by_key.items()):
-                if regression.run_id == event.subject_id and (not metric or metric == regression.metric):
-                    del open_by_key[key]
-        elif change is not None and change.kind == "regression":
-            open_by_key[(change.series_key, change.metric)] = change
-        elif change is not None:
-            open_by_key.pop((change.series_key, change.metric), None)
-    return sorted(open_by_key.values(), key=lambda change: -abs(change.delta_pct or 0))
-
-
-def _overdue_series(
-    upload_times: dict[str, list[datetime]], series_context: dict[str, dict[str, Any]], as_of: datetime
-) -> list[OverdueSeries]:
-    """Series whose last run is older than twice their median interval between runs."""
-    overdue = []
-    for series_key, times in upload_times.items():
-        times = sorted(times)
-        if len(times) < MIN_RUNS_FOR_CADENCE:
-            continue
-        median = statistics.median(later - earlier for earlier, later in zip(times, times[1:], strict=False))
-        overdue_since = times[-1] + OVERDUE_FACTOR * median
-        if median <= timedelta(0) or as_of <= overdue_since:
-            continue
-        context = series_context.get(series_key, {})
-        overdue.append(
-            OverdueSeries(
-                series_key=series_key,
-                hardware=context.get("hardware"),
-                model=context.get("model"),
-                runs=len(times),
-                last_run_at=times[-1],
-                median_interval_hours=round(median.total_seconds() / 3600, 1),
-                overdue_since=overdue_since,
-                trend_url=trend_url(series_key),
-            )
-        )
-    return sorted(overdue, key=lambda series: series.overdue_since)
 
 
 def _compatibility(collected: _WeekEvents) -> CompatibilityReview:
@@ -422,108 +319,3 @@ def _compatibility(collected: _WeekEvents) -> CompatibilityReview:
         else:
             review.other_changes.append(change)
     return review
-
-
-def _stale_refs(
-    history: History,
-    refs: Sequence[RefLike],
-    links: Sequence[LinkLike],
-    *,
-    as_of: datetime,
-    live: bool,
-    stale_after_days: int,
-) -> list[StaleRef]:
-    """Open refs whose last known activity is at least `stale_after_days` before `as_of`."""
-    cells_by_ref = _cells_at(history, links, as_of)
-    threshold = timedelta(days=stale_after_days)
-    stale = []
-    for ref in refs:
-        if ref.id is None:
-            continue
-        known = history.refs.get(ref.id)
-        is_open, last_activity = _ref_at(ref, known, as_of=as_of, live=live)
-        if not is_open or last_activity is None or as_of - last_activity < threshold:
-            continue
-        cells = cells_by_ref.get(ref.id, [])
-        stale.append(
-            StaleRef(
-                ref_id=ref.id,
-                repo=ref.repo,
-                number=ref.number,
-                title=ref.title or (known.title if known else None),
-                kind=ref.kind,
-                url=ref_url(ref.repo, ref.number, ref.kind if ref.kind != "unknown" else "pull"),
-                last_activity_at=last_activity,
-                idle_days=(as_of - last_activity).days,
-                blocks_failing_entry=any(
-                    cell.target_type == "entry" and cell.status == FAILING for cell in cells
-                ),
-                cells=cells,
-            )
-        )
-    return sorted(stale, key=lambda ref: (not ref.blocks_failing_entry, ref.last_activity_at))
-
-
-def _ref_at(ref: RefLike, known: Any, *, as_of: datetime, live: bool) -> tuple[bool, datetime | None]:
-    """Whether a ref was open at `as_of`, and its last activity known then."""
-    moments = [known.last_activity_at] if known is not None and known.last_activity_at else []
-    if ref.gh_created_at is not None and ref.gh_created_at < as_of:
-        moments.append(ref.gh_created_at)
-    if live and ref.state is not None:
-        if ref.gh_updated_at is not None:
-            moments.append(ref.gh_updated_at)
-        is_open = ref.state == "open" and not ref.merged
-    elif known is not None and known.state is not None:
-        is_open = known.state == "open"
-    elif ref.gh_created_at is not None and ref.gh_created_at < as_of:
-        ended = [moment for moment in (ref.gh_closed_at, ref.merged_at) if moment is not None]
-        is_open = not any(moment < as_of for moment in ended)
-    else:
-        return False, None
-    return is_open, max(moments) if moments else None
-
-
-def _cells_at(history: History, links: Sequence[LinkLike], as_of: datetime) -> dict[int, list[LinkedCell]]:
-    """The cells each ref was linked to at `as_of`: link rows created before then, corrected by events."""
-    linked: dict[tuple[int, str, int], bool] = {}
-    for link in links:
-        if link.created_at < as_of:
-            linked[(link.ref_id, link.target_type, link.target_id)] = True
-    for key, (is_linked, moment) in history.link_events.items():
-        row = next((link for link in links if (link.ref_id, link.target_type, link.target_id) == key), None)
-        if row is None or moment >= row.created_at:
-            linked[key] = is_linked
-    cells: dict[int, list[LinkedCell]] = defaultdict(list)
-    for (ref_id, target_type, target_id), is_linked in sorted(linked.items()):
-        if is_linked:
-            cells[ref_id].append(_cell(history, target_type, target_id))
-    return cells
-
-
-def _cell(history: History, target_type: str, target_id: int) -> LinkedCell:
-    """Names a linked cell from what the events said about it."""
-    if target_type == "entry" and target_id in history.entries:
-        entry = history.entries[target_id]
-        status = None if entry.removed else entry.status
-        return LinkedCell(
-            target_type, target_id, entry.label, page_url(entry.slug) if entry.slug else None, status
-        )
-    if target_type == "page" and target_id in history.pages:
-        page = history.pages[target_id]
-        return LinkedCell(target_type, target_id, page.title, page_url(page.slug), page.health)
-    if target_type == "rule" and target_id in history.rules:
-        rule = history.rules[target_id]
-        return LinkedCell(target_type, target_id, rule.label, None, rule.outcome)
-    if target_type == "row" and target_id in history.rows:
-        row = history.rows[target_id]
-        slug = page_slug(row)
-        where = " · ".join(str(row[name]) for name in ("precision", "component") if row.get(name))
-        label = where + (f" on {slug}" if slug else "")
-        return LinkedCell(
-            target_type, target_id, label or f"row {target_id}", page_url(slug) if slug else None
-        )
-    if target_type == "run" and target_id in history.runs:
-        series_key = history.runs[target_id].get("series_key")
-        url = trend_url(str(series_key)) if series_key else None
-        return LinkedCell(target_type, target_id, f"run {target_id} ({series_key})", url)
-    return LinkedCell(target_type, target_id, f"{target_type} {target_id}", None)
