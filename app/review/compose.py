@@ -86,10 +86,11 @@ def compose_review(
     upload_times: dict[str, list[datetime]] = defaultdict(list)
     series_context: dict[str, dict[str, Any]] = {}
 
+    week_start = week.start
     for event in events:
         if event.occurred_at >= as_of:
             break
-        in_week = event.occurred_at >= week.start
+        in_week = event.occurred_at >= week_start
         if in_week and health_at_start is None:
             health_at_start = {page_id: page.health for page_id, page in history.pages.items()}
         history.apply(event)

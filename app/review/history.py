@@ -74,7 +74,9 @@ def as_text(value: Any) -> str | None:
     """A status/outcome/health as a string: events may carry it bare or as {"status": ...}."""
     if value is None:
         return None
-    if isinstance(value, Mapping):
+    if isinstance(value, str):
+        return value
+    if isinstance(value, dict):
         for key in ("status", "outcome", "health", "health_level", "level"):
             if value.get(key) is not None:
                 return str(value[key])

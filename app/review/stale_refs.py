@@ -97,9 +97,10 @@ def _cells_at(history: History, links: Sequence[LinkLike], as_of: datetime) -> d
     for link in links:
         if link.created_at < as_of:
             linked[(link.ref_id, link.target_type, link.target_id)] = True
+    created = {(link.ref_id, link.target_type, link.target_id): link.created_at for link in links}
     for key, (is_linked, moment) in history.link_events.items():
-        row = next((link for link in links if (link.ref_id, link.target_type, link.target_id) == key), None)
-        if row is None or moment >= row.created_at:
+        # An event older than the current link row describes an earlier link of the same pair.
+        if key not in created or moment >= created[key]:
             linked[key] = is_linked
     cells: dict[int, list[LinkedCell]] = defaultdict(list)
     for (ref_id, target_type, target_id), is_linked in sorted(linked.items()):
