@@ -108,4 +108,6 @@ def sign_off_from_page(
         context,
         block_name="signoff",
         status_code=failure.status_code if failure else 200,
+        # Widgets that show sign-offs (the list of weeks, the Markdown) listen for this and reload.
+        headers=None if failure else {"HX-Trigger": "review-signed-off"},
     )

@@ -36,6 +36,9 @@ def test_review_a_week_export_markdown_and_sign_it_off(page, live_session, live_
     page.get_by_role("button", name="Sign off 2026-W47").click()
     expect(page.locator("#signoff .signed-off")).to_contain_text("Signed off by reviewer")
     expect(page.locator("#signoff .signoff-notes strong")).to_have_text("top priority")
+    # The list of weeks and the Markdown follow without a reload.
+    expect(page.locator(".review-weeks li[aria-current=page]")).to_contain_text("signed off")
+    expect(page.locator("#markdown-export pre")).to_contain_text("Signed off** by reviewer")
 
     page.reload()
     expect(page.locator("#signoff .signed-off")).to_contain_text("Signed off by reviewer")

@@ -51,7 +51,7 @@ def test_signing_off_through_htmx_returns_the_signed_block(client, make_token):
     response = client.post(
         f"/review/{W47.label}/signoff", data={"notes": "**All** reviewed"}, headers=headers
     )
-    assert response.status_code == 200
+    assert (response.status_code, response.headers["hx-trigger"]) == (200, "review-signed-off")
     assert '<section id="signoff"' in response.text and "<html" not in response.text
     assert '<span class="signoff-actor">alice</span>' in response.text
     assert "<strong>All</strong> reviewed" in response.text
