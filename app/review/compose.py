@@ -115,15 +115,18 @@ def compose_review(
     stale = stale_refs(
         history, refs, links, as_of=as_of, live=not complete, stale_after_days=stale_after_days
     )
-    new_failures = [
-        (event, entry)
-        for event, entry in collected.new_failures
-        if entry.status == FAILING and not entry.removed
-    ]
+    # Still failing at the end, judged by cell and combination: a re-import gives them new ids.
+    failing_cells = {e.cell for e in history.entries.values() if e.status == FAILING and not e.removed}
+    failing_combinations = {
+        (r.backend_a, r.backend_b, r.scope)
+        for r in history.rules.values()
+        if r.outcome == RULE_FAILS and not r.removed
+    }
+    new_failures = [(event, entry) for event, entry in collected.new_failures if entry.cell in failing_cells]
     rule_failures = [
         change
         for change, rule_id in collected.rule_new_failures
-        if history.rules[rule_id].outcome == RULE_FAILS and not history.rules[rule_id].removed
+        if (change.backend_a, change.backend_b, change.scope) in failing_combinations
     ]
     return WeekReview(
         week=week.label,
@@ -161,7 +164,7 @@ def _collect(event: EventLike, history: History, collected: _WeekEvents) -> None
             collected.new_failures.append((event, entry))
     elif kind == "entry.added" and event.subject_id is not None:
         entry = history.entries[event.subject_id]
-        if entry.status == FAILING:
+        if entry.status == FAILING and entry.status_before_added != FAILING:
             collected.new_failures.append((event, entry))
     elif kind == "page.health_changed":
         collected.health_changes.append(event)
@@ -199,7 +202,7 @@ def _rule_change(event: EventLike, history: History) -> RuleChange:
     rule = history.rules[event.subject_id]
     context = event.context or {}
     new = None if event.kind == "rule.removed" else rule_outcome(event, new=True)
-    old = rule_outcome(event, new=False) if event.kind != "rule.added" else None
+    old = rule_outcome(event, new=False) if event.kind != "rule.added" else rule.outcome_before_added
     if new == RULE_FAILS and old != RULE_FAILS:
         change = "new_failure"
     elif old == RULE_FAILS and new == "works":

@@ -103,6 +103,13 @@ class EntryState:
     group: str | None
     status: str | None
     removed: bool = False
+    # The status the same cell (page, precision, component, backend) had before this entry was added:
+    # a re-import that replaces entries must not report a long-failing backend as a new failure.
+    status_before_added: str | None = None
+
+    @property
+    def cell(self) -> tuple[str | None, str | None, str, str]:
+        return (self.slug, self.precision, self.component, self.backend)
 
     @property
     def label(self) -> str:
@@ -118,6 +125,8 @@ class RuleState:
     scope: str | None
     outcome: str | None
     removed: bool = False
+    # The outcome a rule for the same combination and scope had before this one was added (see EntryState).
+    outcome_before_added: str | None = None
 
     @property
     def label(self) -> str:
@@ -144,6 +153,8 @@ class History:
         self.rules: dict[int, RuleState] = {}
         self.rows: dict[int, dict[str, Any]] = {}
         self.runs: dict[int, dict[str, Any]] = {}
+        self.cell_status: dict[tuple[str | None, str | None, str, str], str | None] = {}
+        self.combination_outcome: dict[tuple[str, str, str | None], str | None] = {}
         self.refs: dict[int, RefState] = {}
         # (ref_id, target_type, target_id) -> linked? as the latest ref.linked/ref.unlinked said.
         self.link_events: dict[tuple[int, str, int], tuple[bool, datetime]] = {}
@@ -219,12 +230,15 @@ class History:
             if context.get(name) is not None:
                 setattr(entry, name, str(context[name]))
         if event.kind == "entry.added":
+            entry.status_before_added = self.cell_status.get(entry.cell)
             entry.status = as_text(context.get("status")) or as_text(event.new_value) or entry.status
             entry.removed = False
         elif event.kind == "entry.status_changed":
             entry.status = as_text(event.new_value)
         elif event.kind == "entry.removed":
             entry.removed = True
+            return
+        self.cell_status[entry.cell] = entry.status
 
     def _apply_rule(self, event: EventLike, context: Mapping[str, Any]) -> None:
         if event.subject_id is None:
@@ -236,11 +250,15 @@ class History:
         for name in ("backend_a", "backend_b", "scope"):
             if context.get(name) is not None:
                 setattr(rule, name, str(context[name]))
+        combination = (rule.backend_a, rule.backend_b, rule.scope)
         if event.kind == "rule.removed":
             rule.removed = True
-        else:
-            rule.outcome = rule_outcome(event, new=True) or rule.outcome
-            rule.removed = False
+            return
+        if event.kind == "rule.added":
+            rule.outcome_before_added = self.combination_outcome.get(combination)
+        rule.outcome = rule_outcome(event, new=True) or rule.outcome
+        rule.removed = False
+        self.combination_outcome[combination] = rule.outcome
 
     def _apply_ref(self, event: EventLike, context: Mapping[str, Any]) -> None:
         ref = self.refs.setdefault(event.subject_id, RefState(ref_id=event.subject_id))

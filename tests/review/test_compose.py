@@ -216,3 +216,90 @@ def test_the_current_week_trusts_the_last_sync_for_a_refs_activity():
     review = review_of(seeded_log(), now="2026-11-20 10:00")
     (stale,) = review.github.stale
     assert (stale.last_activity_at, stale.idle_days) == (at("2026-10-25 10:00"), 26)
+
+
+def test_a_reimport_that_replaces_a_failing_entry_or_rule_reports_no_new_failure():
+    log = seeded_log()
+    # Re-importing the page removes and re-adds its entries and rules with new ids, same cells, same outcomes.
+    log.add(
+        "2026-11-20 09:00",
+        kind="entry.removed",
+        subject_type="entry",
+        subject_id=2,
+        page_id=1,
+        context={
+            "slug": "dsr1-b200",
+            "precision": "FP8",
+            "component": "MOE",
+            "backend": "FlashInfer CUTLASS",
+        },
+    )
+    log.entry_added(
+        "2026-11-20 09:00",
+        entry_id=102,
+        page_id=1,
+        precision="FP8",
+        component="MOE",
+        backend="FlashInfer CUTLASS",
+        status="failing",
+        group="TP/EP",
+    )
+    log.rule(
+        "2026-11-20 09:00",
+        kind="removed",
+        rule_id=1,
+        backend_a="flashinfer_cutedsl",
+        backend_b="deepep_ll",
+        old="fails",
+    )
+    log.rule(
+        "2026-11-20 09:00",
+        kind="added",
+        rule_id=101,
+        backend_a="flashinfer_cutedsl",
+        backend_b="deepep_ll",
+        new="fails",
+    )
+    log.add(
+        "2026-11-20 09:00",
+        kind="entry.removed",
+        subject_type="entry",
+        subject_id=1,
+        page_id=1,
+        context={"slug": "dsr1-b200", "precision": "FP8", "component": "MOE", "backend": "DeepGemm"},
+    )
+    log.entry_added(
+        "2026-11-20 09:00",
+        entry_id=101,
+        page_id=1,
+        precision="FP8",
+        component="MOE",
+        backend="DeepGemm",
+        status="failing",
+        group="TP/EP",
+    )
+    titles = [item.title for item in review_of(log).needs_attention if item.category == "new_failure"]
+    # What became failing this week still is (under new ids); what failed before is not new.
+    assert titles == [
+        "DeepGemm (FP8 · MOE) on dsr1-b200 is failing",
+        "flashinfer_cutedsl × deepep_ll (GB200) fails",
+    ]
+
+
+def test_a_new_entry_added_as_failing_is_a_new_failure():
+    log = seeded_log()
+    log.entry_added(
+        "2026-11-20 09:00",
+        entry_id=7,
+        page_id=1,
+        precision="FP4",
+        component="MOE",
+        backend="flashinfer_cutedsl",
+        status="failing",
+        actor="dave",
+    )
+    item = review_of(log).needs_attention[0]
+    assert (item.title, item.detail) == (
+        "flashinfer_cutedsl (FP4 · MOE) on dsr1-b200 is failing",
+        "added as failing · dave",
+    )
