@@ -13,6 +13,7 @@ from typing import Any, Protocol
 from urllib.parse import quote, urlencode
 
 FAILING = "failing"
+HEALTH_LEVELS = ("ok", "degraded", "broken")
 RULE_FAILS = "fails"
 REF_OPEN_ACTIONS = {"opened", "reopened", "ready_for_review", "converted_to_draft"}
 
@@ -152,6 +153,7 @@ class History:
         self.entries: dict[int, EntryState] = {}
         self.rules: dict[int, RuleState] = {}
         self.rows: dict[int, dict[str, Any]] = {}
+        self.sections: dict[int, dict[str, Any]] = {}
         self.runs: dict[int, dict[str, Any]] = {}
         self.cell_status: dict[tuple[str | None, str | None, str, str], str | None] = {}
         self.combination_outcome: dict[tuple[str, str, str | None], str | None] = {}
@@ -173,7 +175,7 @@ class History:
         elif kind.startswith("rule."):
             self._apply_rule(event, context)
         elif kind.startswith("row.") and event.subject_id is not None:
-            self.rows[event.subject_id] = {**context, "page_id": event.page_id}
+            self.rows.setdefault(event.subject_id, {}).update({**context, "page_id": event.page_id})
         elif kind == "run.uploaded" and event.subject_id is not None:
             self.runs[event.subject_id] = dict(context)
         elif kind in ("ref.linked", "ref.unlinked"):
@@ -200,13 +202,37 @@ class History:
         if context.get("title"):
             page.title = str(context["title"])
         if event.kind == "page.imported":
-            page.health = as_text(context.get("health")) or as_text(event.new_value) or page.health
+            page.health = _health(context.get("health")) or _health(event.new_value) or page.health
+            self._apply_snapshot(page, context.get("initial_entries") or [])
         elif event.kind == "page.health_changed":
             page.health = as_text(event.new_value)
         elif event.kind == "page.updated" and event.field_name == "title" and event.new_value:
             page.title = str(event.new_value)
         if not page.title:
             page.title = page.slug
+
+    def _apply_snapshot(self, page: PageState, entries: list[Any]) -> None:
+        """A first import writes one event carrying its entries, instead of one `entry.added` each."""
+        for item in entries:
+            if not isinstance(item, dict) or not isinstance(item.get("id"), int):
+                continue
+            entry = EntryState(
+                entry_id=item["id"],
+                page_id=page.page_id,
+                slug=page.slug,
+                precision=_str_or_none(item.get("precision")),
+                component=str(item.get("component") or ""),
+                backend=str(item.get("backend") or ""),
+                group=_str_or_none(item.get("group")),
+                status=as_text(item.get("status")),
+            )
+            self.entries[entry.entry_id] = entry
+            self.cell_status[entry.cell] = entry.status
+            cell = {"slug": page.slug, "precision": entry.precision, "component": entry.component}
+            if isinstance(item.get("row_id"), int):
+                self.rows.setdefault(item["row_id"], {}).update({**cell, "page_id": page.page_id})
+            if isinstance(item.get("section_id"), int):
+                self.sections[item["section_id"]] = {"slug": page.slug, "precision": entry.precision}
 
     def _apply_entry(self, event: EventLike, context: Mapping[str, Any]) -> None:
         if event.subject_id is None:
@@ -281,6 +307,16 @@ class History:
         if page_id is not None and page_id in self.pages:
             return self.pages[page_id]
         return next((page for page in self.pages.values() if slug and page.slug == slug), None)
+
+
+def _health(value: Any) -> str | None:
+    """A health level, or None: `page.imported` may carry the page title in new_value."""
+    text = as_text(value)
+    return text if text in HEALTH_LEVELS else None
+
+
+def _str_or_none(value: Any) -> str | None:
+    return None if value is None else str(value)
 
 
 def rule_outcome(event: EventLike, *, new: bool) -> str | None:

@@ -131,6 +131,11 @@ def _cell(history: History, target_type: str, target_id: int) -> LinkedCell:
         return LinkedCell(
             target_type, target_id, label or f"row {target_id}", page_url(slug) if slug else None
         )
+    if target_type == "section" and target_id in history.sections:
+        section = history.sections[target_id]
+        slug = page_slug(section)
+        label = f"{section.get('precision') or 'section'} on {slug}"
+        return LinkedCell(target_type, target_id, label, page_url(slug) if slug else None)
     if target_type == "run" and target_id in history.runs:
         series_key = history.runs[target_id].get("series_key")
         url = trend_url(str(series_key)) if series_key else None

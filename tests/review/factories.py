@@ -46,16 +46,27 @@ class EventLog:
         self.events.append(event)
         return event
 
-    def page_imported(self, when, *, page_id: int, slug: str, title: str, health: str):
+    def page_imported(self, when, *, page_id: int, slug: str, title: str, health: str, entries=()):
+        """A first import: one event with the page's health and its entries (no `entry.added` each)."""
         self._page_slug[page_id] = slug
+        for item in entries:
+            context = {key: item.get(key) for key in ("precision", "component", "backend", "group")}
+            self._entry_context[item["id"]] = (page_id, {"slug": slug, **context})
         self.add(
             when,
             kind="page.imported",
             subject_type="page",
             subject_id=page_id,
             page_id=page_id,
-            new_value=health,
-            context={"slug": slug, "title": title, "health": health},
+            new_value=title,
+            context={
+                "slug": slug,
+                "title": title,
+                "health": health,
+                "sections": len({item.get("section_id") for item in entries}),
+                "entries": len(entries),
+                "initial_entries": [dict(item) for item in entries],
+            },
         )
 
     def health_changed(self, when, *, page_id: int, old: str, new: str, actor="alice", reason=None):

@@ -15,35 +15,45 @@ SERIES_GB200 = "vllm|DeepSeek-R1|GB200|nvfp4|dp4ep|1024/1024|c256"
 
 def seeded_log() -> EventLog:
     log = EventLog()
-    log.page_imported("2026-11-02 09:00", page_id=1, slug="dsr1-b200", title="DSR1 on B200", health="ok")
-    log.entry_added(
+    # A first import is one event carrying the page's entries (docs/events.md), as the importer writes it.
+    log.page_imported(
         "2026-11-02 09:00",
-        entry_id=1,
         page_id=1,
-        precision="FP8",
-        component="MOE",
-        backend="DeepGemm",
-        status="working",
-        group="TP/EP",
-    )
-    log.entry_added(
-        "2026-11-02 09:00",
-        entry_id=2,
-        page_id=1,
-        precision="FP8",
-        component="MOE",
-        backend="FlashInfer CUTLASS",
-        status="failing",
-        group="TP/EP",
-    )
-    log.entry_added(
-        "2026-11-02 09:00",
-        entry_id=3,
-        page_id=1,
-        precision="FP8",
-        component="Gemms",
-        backend="Flashinfer",
-        status="working",
+        slug="dsr1-b200",
+        title="DSR1 on B200",
+        health="ok",
+        entries=[
+            {
+                "id": 1,
+                "section_id": 1,
+                "row_id": 1,
+                "precision": "FP8",
+                "component": "MOE",
+                "backend": "DeepGemm",
+                "group": "TP/EP",
+                "status": "working",
+            },
+            {
+                "id": 2,
+                "section_id": 1,
+                "row_id": 1,
+                "precision": "FP8",
+                "component": "MOE",
+                "backend": "FlashInfer CUTLASS",
+                "group": "TP/EP",
+                "status": "failing",
+            },
+            {
+                "id": 3,
+                "section_id": 1,
+                "row_id": 2,
+                "precision": "FP8",
+                "component": "Gemms",
+                "backend": "Flashinfer",
+                "group": "",
+                "status": "working",
+            },
+        ],
     )
     log.rule(
         "2026-11-03 10:00",

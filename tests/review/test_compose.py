@@ -6,7 +6,7 @@ from dataclasses import asdict
 
 from app.review.compose import compose_review
 from app.review.weeks import parse_week
-from tests.review.factories import EventLog, at, make_ref
+from tests.review.factories import EventLog, at, make_link, make_ref
 from tests.review.scenario import SERIES_B200, SERIES_SM120, W47, links, refs, seeded_log
 
 
@@ -303,3 +303,21 @@ def test_a_new_entry_added_as_failing_is_a_new_failure():
         "flashinfer_cutedsl (FP4 · MOE) on dsr1-b200 is failing",
         "added as failing · dave",
     )
+
+
+def test_cells_of_a_first_import_are_named_from_its_snapshot():
+    link_rows = [
+        make_link(ref_id=10, target_type="row", target_id=1, created="2026-11-02 09:00"),
+        make_link(ref_id=10, target_type="section", target_id=1, created="2026-11-02 09:00"),
+        make_link(ref_id=10, target_type="page", target_id=1, created="2026-11-02 09:00"),
+        make_link(ref_id=10, target_type="rule", target_id=2, created="2026-11-03 10:00"),
+    ]
+    (stale,) = review_of(seeded_log(), link_rows=link_rows).github.stale
+    # The entry comes from the scenario's `ref.linked` event: an audited link counts without its row.
+    assert [(cell.target_type, cell.label, cell.url) for cell in stale.cells] == [
+        ("entry", "FlashInfer CUTLASS (FP8 · MOE) on dsr1-b200", "/pages/dsr1-b200"),
+        ("page", "DSR1 on B200", "/pages/dsr1-b200"),
+        ("row", "FP8 · MOE on dsr1-b200", "/pages/dsr1-b200"),
+        ("rule", "flashinfer_cutlass × pplx (GB200)", None),
+        ("section", "FP8 on dsr1-b200", "/pages/dsr1-b200"),
+    ]
