@@ -11,6 +11,9 @@ from app.review.schema import BenchmarkChange, OverdueSeries
 
 # The trend pages' rule: three runs (two intervals) before a series has a rhythm it can be late for.
 MIN_RUNS_FOR_CADENCE = 3
+DETECTOR_LABELS = {"regression", "improvement", "suspicious", "ok", "insufficient_data"}
+# Events that end an open regression without being a detected change.
+CLOSING_KINDS = ("regression.acknowledged", "series.distribution_change")
 OVERDUE_FACTOR = 2
 
 
@@ -29,11 +32,20 @@ def benchmark_change(event: EventLike, history: History) -> BenchmarkChange | No
         baseline=_number(context.get("baseline")),
         value=_number(context.get("value")),
         delta_pct=_number(context.get("delta_pct")),
-        label=context.get("label"),
+        label=run_label(context, history.runs.get(event.subject_id or -1, {})),
         hardware=context.get("hardware") or run.get("hardware"),
         trend_url=trend_url(str(series_key)),
         compare_url=compare_url(context.get("baseline_run_id"), event.subject_id),
     )
+
+
+def run_label(context: dict[str, Any], run: dict[str, Any]) -> str | None:
+    """The run's own label ("after #30014"), not the detector's verdict some events carry as `label`."""
+    label = context.get("run_label") or run.get("label")
+    if label:
+        return str(label)
+    label = context.get("label")
+    return str(label) if label and label not in DETECTOR_LABELS else None
 
 
 def _number(value: Any) -> float | None:
@@ -44,19 +56,34 @@ def _number(value: Any) -> float | None:
 
 
 def open_regressions(log: list[tuple[EventLike, BenchmarkChange | None]]) -> list[BenchmarkChange]:
-    """The latest regression per series and metric, unless acknowledged or followed by an improvement."""
+    """The latest regression per series and metric, unless acknowledged, re-baselined or recovered since."""
     open_by_key: dict[tuple[str, str], BenchmarkChange] = {}
     for event, change in log:
+        context = event.context or {}
         if event.kind == "regression.acknowledged":
-            metric = (event.context or {}).get("metric")
+            metrics = acknowledged_metrics(event)
             for key, regression in list(open_by_key.items()):
-                if regression.run_id == event.subject_id and (not metric or metric == regression.metric):
+                if regression.run_id == event.subject_id and (not metrics or regression.metric in metrics):
                     del open_by_key[key]
+        elif event.kind == "series.distribution_change":
+            # A declared new normal: what regressed before it is the new baseline, not an open problem.
+            for key in [key for key in open_by_key if key[0] == context.get("series_key")]:
+                del open_by_key[key]
         elif change is not None and change.kind == "regression":
             open_by_key[(change.series_key, change.metric)] = change
         elif change is not None:
             open_by_key.pop((change.series_key, change.metric), None)
     return sorted(open_by_key.values(), key=lambda change: -abs(change.delta_pct or 0))
+
+
+def acknowledged_metrics(event: EventLike) -> set[str]:
+    """The metrics an acknowledgement covers; empty means every metric of the run."""
+    context = event.context or {}
+    metrics = context.get("metrics")
+    if isinstance(metrics, list) and metrics:
+        return {str(metric) for metric in metrics}
+    single = context.get("metric") or event.field_name
+    return {str(single)} if single else set()
 
 
 def overdue_series(

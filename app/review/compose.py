@@ -17,7 +17,7 @@ from datetime import datetime
 from typing import Any
 
 from app.review import attention
-from app.review.benchmark_review import benchmark_change, open_regressions, overdue_series
+from app.review.benchmark_review import CLOSING_KINDS, benchmark_change, open_regressions, overdue_series
 from app.review.history import (
     FAILING,
     RULE_FAILS,
@@ -96,7 +96,7 @@ def compose_review(
         history.apply(event)
         if event.kind in ("run.regression", "run.improvement"):
             benchmark_log.append((event, benchmark_change(event, history)))
-        elif event.kind == "regression.acknowledged":
+        elif event.kind in CLOSING_KINDS:
             benchmark_log.append((event, None))
         elif event.kind == "run.uploaded":
             series_key = (event.context or {}).get("series_key")

@@ -243,22 +243,46 @@ class EventLog:
             "baseline": baseline,
             "value": value,
             "delta_pct": delta_pct,
-            "label": label,
+            # The detector's verdict, as the trends domain writes it; the run's own label is `run_label`.
+            "label": kind,
+            "run_label": label,
             "baseline_run_id": baseline_run_id,
             "hardware": hardware,
         }
         self.add(
-            when, kind=f"run.{kind}", subject_type="run", subject_id=run_id, actor="system", context=context
+            when,
+            kind=f"run.{kind}",
+            subject_type="run",
+            subject_id=run_id,
+            actor="system",
+            field_name=metric,
+            old_value=baseline,
+            new_value=value,
+            context=context,
         )
 
-    def acknowledged(self, when, *, run_id: int, reason: str, actor="alice"):
+    def acknowledged(self, when, *, run_id: int, reason: str, metrics=(), series_key=None, actor="alice"):
+        """`metrics` empty acknowledges every regressed metric of the run."""
         self.add(
             when,
             kind="regression.acknowledged",
             subject_type="run",
             subject_id=run_id,
             actor=actor,
+            field_name=metrics[0] if len(metrics) == 1 else None,
             reason=reason,
+            context={"series_key": series_key, "metrics": list(metrics)},
+        )
+
+    def distribution_change(self, when, *, series_key: str, run_id: int, note: str, actor="alice"):
+        self.add(
+            when,
+            kind="series.distribution_change",
+            subject_type="series",
+            subject_id=1,
+            actor=actor,
+            reason=note,
+            context={"series_key": series_key, "run_id": run_id, "note": note},
         )
 
     def store(self, session: Session) -> None:

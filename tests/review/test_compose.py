@@ -159,9 +159,19 @@ def test_an_entry_that_failed_and_recovered_within_the_week_needs_no_attention()
     assert len(review.pages[0].components[1].changes) == 2
 
 
-def test_acknowledged_or_recovered_regressions_are_not_open():
+def test_acknowledged_rebaselined_or_recovered_regressions_are_not_open():
     log = seeded_log()
     log.acknowledged("2026-11-20 10:00", run_id=23, reason="known trade-off")
+    assert review_of(log).benchmarks.open_regressions == []
+    log = seeded_log()
+    log.acknowledged("2026-11-20 10:00", run_id=23, reason="only latency", metrics=["median_ttft_ms"])
+    assert len(review_of(log).benchmarks.open_regressions) == 1
+    log.acknowledged("2026-11-20 11:00", run_id=23, reason="throughput too", metrics=["output_throughput"])
+    assert review_of(log).benchmarks.open_regressions == []
+    log = seeded_log()
+    log.distribution_change(
+        "2026-11-20 10:00", series_key=SERIES_SM120, run_id=23, note="v0.19 default backend"
+    )
     assert review_of(log).benchmarks.open_regressions == []
     log = seeded_log()
     log.run_change(
@@ -175,6 +185,22 @@ def test_acknowledged_or_recovered_regressions_are_not_open():
         delta_pct=23.6,
     )
     assert review_of(log).benchmarks.open_regressions == []
+
+
+def test_the_run_label_is_shown_not_the_detectors_verdict():
+    log = seeded_log()
+    log.run_change(
+        "2026-11-20 06:00",
+        kind="regression",
+        run_id=25,
+        series_key=SERIES_B200,
+        metric="output_throughput",
+        baseline=1.0,
+        value=0.5,
+        delta_pct=-50.0,
+    )
+    labels = {change.run_id: change.label for change in review_of(log).benchmarks.regressions}
+    assert labels == {23: "v0.19.0", 25: None}
 
 
 def test_a_ref_becomes_stale_only_after_the_configured_days_and_only_while_open():
