@@ -59,8 +59,12 @@ def _signoff_context(principal: Principal | None, signoff: Any, week: str, error
 
 @router.get("/review")
 def current_review(
-    request: Request, session: SessionDep, settings: SettingsDep, principal: Reader
+    request: Request, session: SessionDep, settings: SettingsDep, principal: Reader, week: str | None = None
 ) -> Response:
+    """The current week so far; `?week=2026-W47` (the week picker's form) redirects to that week's page."""
+    if week:
+        iso_week = parse_reviewable_week(week, now=utcnow())
+        return RedirectResponse(f"/review/{iso_week.label}", status_code=303)
     return _page(request, session=session, settings=settings, principal=principal, week=week_of(utcnow()))
 
 

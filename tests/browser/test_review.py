@@ -43,4 +43,9 @@ def test_review_a_week_export_markdown_and_sign_it_off(page, live_session, live_
     page.reload()
     expect(page.locator("#signoff .signed-off")).to_contain_text("Signed off by reviewer")
     expect(page.locator(".review-weeks li[aria-current=page]")).to_contain_text("signed off")
+
+    page.fill("#week-picker", "2026-W46")
+    page.get_by_role("button", name="Open").click()
+    expect(page.locator("h1")).to_have_text("Weekly health review · 2026-W46")
+    expect(page.get_by_role("button", name="Sign off 2026-W46")).to_be_visible()
     assert page.console_errors == []

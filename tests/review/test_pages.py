@@ -83,3 +83,9 @@ def test_a_plain_form_post_redirects_back_to_the_week(client, make_token):
         'Signed off</strong> by <span class="signoff-actor">alice</span>'
         in client.get("/review/2026-W47").text
     )
+
+
+def test_the_week_picker_redirects_to_the_chosen_week(client):
+    response = client.get("/review", params={"week": "2026-W45"}, follow_redirects=False)
+    assert (response.status_code, response.headers["location"]) == (303, "/review/2026-W45")
+    assert client.get("/review", params={"week": "nope"}, headers=HTML).status_code == 422
