@@ -49,3 +49,16 @@ def test_review_a_week_export_markdown_and_sign_it_off(page, live_session, live_
     expect(page.locator("h1")).to_have_text("Weekly health review · 2026-W46")
     expect(page.get_by_role("button", name="Sign off 2026-W46")).to_be_visible()
     assert page.console_errors == []
+
+
+def test_signing_off_a_week_someone_else_just_signed_off_shows_who(page, live_session, live_token):
+    from app.review.service import sign_off
+    from app.review.weeks import parse_week
+
+    sign_in(page, live_token("edit", name="second"))
+    page.goto("/review/2026-W46")
+    sign_off(session=live_session, week=parse_week("2026-W46"), actor="first", notes="done")
+    live_session.commit()
+    page.get_by_role("button", name="Sign off 2026-W46").click()
+    expect(page.get_by_role("alert")).to_contain_text("2026-W46 was already signed off by first")
+    expect(page.locator("#signoff .signed-off")).to_contain_text("Signed off by first")
