@@ -241,6 +241,7 @@ def _pages(
                 url=page_url(name),
                 health_at_start=health_at_start.get(page.page_id) if page else None,
                 health_now=page.health if page else None,
+                imported_at=page.imported_at if page else None,
             )
         return reviews[key]
 

@@ -91,6 +91,7 @@ class PageState:
     slug: str
     title: str
     health: str | None = None
+    imported_at: datetime | None = None
 
 
 @dataclass
@@ -202,6 +203,7 @@ class History:
         if context.get("title"):
             page.title = str(context["title"])
         if event.kind == "page.imported":
+            page.imported_at = page.imported_at or event.occurred_at
             page.health = _health(context.get("health")) or _health(event.new_value) or page.health
             self._apply_snapshot(page, context.get("initial_entries") or [])
         elif event.kind == "page.health_changed":

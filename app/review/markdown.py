@@ -60,7 +60,7 @@ def _pages(review: WeekReview, base: str) -> list[str]:
         return [*lines, "No status pages yet.", ""]
     rows = [
         [
-            _link(page.title, page.url, base),
+            _link(page.title, page.url, base) + (" (new)" if _new_in(review, page.imported_at) else ""),
             page.health_at_start or "–",
             _health_now(page.health_at_start, page.health_now),
             str(page.status_change_count),
@@ -95,6 +95,10 @@ def _pages(review: WeekReview, base: str) -> list[str]:
             ]
             lines += [f"**{heading}**", "", *_table(["Backend", "Change", "Who", "When", "Why"], rows), ""]
     return lines
+
+
+def _new_in(review: WeekReview, moment: datetime | None) -> bool:
+    return moment is not None and review.start <= moment < review.end
 
 
 def _health_now(start: str | None, now: str | None) -> str:

@@ -67,6 +67,7 @@ class PageReview:
     url: str
     health_at_start: str | None
     health_now: str | None
+    imported_at: datetime | None = None
     health_changes: list[HealthChange] = field(default_factory=list)
     components: list[ComponentChanges] = field(default_factory=list)
 

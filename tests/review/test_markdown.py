@@ -71,3 +71,20 @@ def test_a_signed_off_week_says_who_and_when():
 
 def test_the_current_week_is_marked_as_so_far():
     assert "so far, as of 2026-11-18 10:00 UTC" in render(now="2026-11-18 10:00")
+
+
+def test_a_page_imported_in_the_week_is_marked_new():
+    from app.review.weeks import parse_week
+
+    review = compose_review(
+        week=parse_week("2026-W45"),
+        now=at("2026-11-25 12:00"),
+        events=seeded_log().events,
+        refs=refs(),
+        links=links(),
+        stale_after_days=14,
+    )
+    assert review.pages[0].imported_at == at("2026-11-02 09:00")
+    text = render_review_markdown(review, base_url=BASE)
+    assert "| [DSR1 on B200](https://statusboard.example.org/pages/dsr1-b200) (new) | – | ok | 0 |" in text
+    assert "(new)" not in render()

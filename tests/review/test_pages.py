@@ -89,3 +89,9 @@ def test_the_week_picker_redirects_to_the_chosen_week(client):
     response = client.get("/review", params={"week": "2026-W45"}, follow_redirects=False)
     assert (response.status_code, response.headers["location"]) == (303, "/review/2026-W45")
     assert client.get("/review", params={"week": "nope"}, headers=HTML).status_code == 422
+
+
+def test_a_page_imported_in_the_week_says_when(client, session):
+    store_scenario(session)
+    assert "imported 2026-11-02 09:00 UTC" in client.get("/review/2026-W45").text
+    assert "imported 2026-11-02" not in client.get("/review/2026-W46").text
