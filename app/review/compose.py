@@ -58,7 +58,7 @@ class _WeekEvents:
     health_changes: list[EventLike]
     new_failures: list[tuple[EventLike, Any]]
     rule_changes: list[RuleChange]
-    rule_new_failures: list[tuple[RuleChange, int]]
+    rule_new_failures: list[RuleChange]
     ref_activity: dict[str, list[RefActivity]]
     uploads: list[EventLike]
     regressions: list[BenchmarkChange]
@@ -95,7 +95,12 @@ def compose_review(
             health_at_start = {page_id: page.health for page_id, page in history.pages.items()}
         history.apply(event)
         if event.kind in ("run.regression", "run.improvement"):
-            benchmark_log.append((event, benchmark_change(event, history)))
+            change = benchmark_change(event, history)
+            benchmark_log.append((event, change))
+            if in_week and change is not None:
+                (collected.regressions if change.kind == "regression" else collected.improvements).append(
+                    change
+                )
         elif event.kind in CLOSING_KINDS:
             benchmark_log.append((event, None))
         elif event.kind == "run.uploaded":
@@ -122,12 +127,21 @@ def compose_review(
         for r in history.rules.values()
         if r.outcome == RULE_FAILS and not r.removed
     }
-    new_failures = [(event, entry) for event, entry in collected.new_failures if entry.cell in failing_cells]
-    rule_failures = [
-        change
-        for change, rule_id in collected.rule_new_failures
-        if (change.backend_a, change.backend_b, change.scope) in failing_combinations
-    ]
+    # One item per cell or combination: the latest time it started failing this week.
+    new_failures = list(
+        {
+            entry.cell: (event, entry)
+            for event, entry in collected.new_failures
+            if entry.cell in failing_cells
+        }.values()
+    )
+    rule_failures = list(
+        {
+            (change.backend_a, change.backend_b, change.scope): change
+            for change in collected.rule_new_failures
+            if (change.backend_a, change.backend_b, change.scope) in failing_combinations
+        }.values()
+    )
     return WeekReview(
         week=week.label,
         start=week.start,
@@ -157,7 +171,7 @@ def _collect(event: EventLike, history: History, collected: _WeekEvents) -> None
     """Files one in-week event (already applied to `history`) under the section it belongs to."""
     collected.count += 1
     kind = event.kind
-    if kind == "entry.status_changed":
+    if kind == "entry.status_changed" and event.subject_id is not None:
         entry = history.entries[event.subject_id]
         collected.status_changes.append((event, entry))
         if as_text(event.new_value) == FAILING and as_text(event.old_value) != FAILING:
@@ -171,7 +185,7 @@ def _collect(event: EventLike, history: History, collected: _WeekEvents) -> None
     elif kind.startswith("rule.") and event.subject_id is not None:
         change = _rule_change(event, history)
         if change.change == "new_failure":
-            collected.rule_new_failures.append((change, event.subject_id))
+            collected.rule_new_failures.append(change)
         collected.rule_changes.append(change)
     elif (
         kind.startswith("ref.") and kind.removeprefix("ref.") in REF_ACTIONS and event.subject_id is not None
@@ -192,10 +206,6 @@ def _collect(event: EventLike, history: History, collected: _WeekEvents) -> None
             )
     elif kind == "run.uploaded":
         collected.uploads.append(event)
-    elif kind in ("run.regression", "run.improvement"):
-        change = benchmark_change(event, history)
-        if change is not None:
-            (collected.regressions if kind == "run.regression" else collected.improvements).append(change)
 
 
 def _rule_change(event: EventLike, history: History) -> RuleChange:

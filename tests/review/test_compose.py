@@ -347,3 +347,30 @@ def test_cells_of_a_first_import_are_named_from_its_snapshot():
         ("rule", "flashinfer_cutlass × pplx (GB200)", None),
         ("section", "FP8 on dsr1-b200", "/pages/dsr1-b200"),
     ]
+
+
+def test_an_entry_failing_twice_in_the_week_is_one_attention_item():
+    log = seeded_log()
+    log.status_changed("2026-11-19 10:00", entry_id=1, old="failing", new="working")
+    log.status_changed("2026-11-20 10:00", entry_id=1, old="working", new="failing", reason="again")
+    failures = [item for item in review_of(log).needs_attention if "DeepGemm" in item.title]
+    assert [item.detail for item in failures] == ["was working · alice · again"]
+
+
+def test_events_missing_their_subject_or_context_do_not_break_the_review():
+    log = seeded_log()
+    for kind, subject_type in (
+        ("entry.status_changed", "entry"),
+        ("entry.added", "entry"),
+        ("rule.changed", "rule"),
+        ("ref.merged", "ref"),
+        ("run.regression", "run"),
+        ("page.health_changed", "page"),
+        ("run.uploaded", "run"),
+        ("ref.linked", "entry"),
+        ("regression.acknowledged", "run"),
+    ):
+        log.add("2026-11-20 10:00", kind=kind, subject_type=subject_type, new_value={"odd": True})
+    review = review_of(log)
+    assert review.event_count == 13 + 9
+    assert review.needs_attention[0].title == "DeepGemm (FP8 · MOE) on dsr1-b200 is failing"
