@@ -155,6 +155,8 @@ def store_run(
             "hardware": run.hardware,
             "model": run.model,
             "precision": run.precision,
+            "run_time": run.run_time.isoformat(),
+            "label": run.label,
         },
         occurred_at=uploaded_at,
     )

@@ -114,7 +114,14 @@ def apply_snapshot(
             subject_id=ref.id,
             old_value=old_display,
             new_value=ref.display_state,
-            context={"repo": ref.repo, "number": ref.number, "title": ref.title, "kind": ref.kind},
+            context={
+                "repo": ref.repo,
+                "number": ref.number,
+                "title": ref.title,
+                "kind": ref.kind,
+                # The weekly review judges staleness in past weeks from this, not from today's updated_at.
+                "updated_at": ref.gh_updated_at.isoformat() if ref.gh_updated_at else None,
+            },
             occurred_at=transition.occurred_at or now,
         )
     return [transition.kind for transition in found]

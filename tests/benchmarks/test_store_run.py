@@ -55,6 +55,8 @@ def test_a_run_is_stored_with_metrics_series_and_event(session):
         "hardware": "GB200",
         "model": run.model,
         "precision": "fp4",
+        "run_time": "2025-12-04T10:15:00+00:00",
+        "label": None,
     }
     assert (
         session.exec(select(GitHubRefLink).where(GitHubRefLink.target_id == run.id)).one().target_type

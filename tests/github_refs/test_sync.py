@@ -51,7 +51,13 @@ def test_first_sync_stores_state_and_records_only_what_github_timestamps_prove(
     opened = list_events(session=session, kinds=["ref.opened"], subject_ids=[pr.id])[0]
     assert opened.occurred_at == merged.created_at
     assert opened.actor == "github-sync"
-    assert opened.context == {"repo": VLLM, "number": 100, "title": "Fix fp8", "kind": "pull"}
+    assert opened.context == {
+        "repo": VLLM,
+        "number": 100,
+        "title": "Fix fp8",
+        "kind": "pull",
+        "updated_at": pr.gh_updated_at.isoformat(),
+    }
     # Known PR: 1 GET; unknown kind that is a PR: issue then pull; issue: 1 GET.
     assert fake_github.count() == 4
     run = session.get(GitHubSyncRun, report.run_id)
