@@ -169,7 +169,12 @@ def token_revoke(token_id: int = typer.Argument(..., help="Id from `statusboard 
 
 
 # Each domain's `cli.py` exposes `register(app)` to add its commands (import-md, upload, sync, review, …).
-DOMAIN_CLIS: list[str] = ["app.status_pages.cli"]
+DOMAIN_CLIS: list[str] = [
+    "app.status_pages.cli",
+    "app.github_refs.cli",
+    "app.benchmarks.cli",
+    "app.review.cli",
+]
 
 
 def _register_domain_commands() -> None:

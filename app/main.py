@@ -17,6 +17,7 @@ from app.core.errors import install_error_handlers
 from app.core.health import router as health_router
 from app.core.paths import STATIC_DIR
 from app.core.settings import Settings, get_settings
+from app.link_targets import register_link_targets
 from app.pages import pages_router
 
 logger = logging.getLogger(__name__)
@@ -52,6 +53,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         openapi_url="/openapi.json",
     )
     app.state.settings = settings
+    register_link_targets()
     app.add_middleware(
         SessionMiddleware,
         secret_key=settings.secret_key,

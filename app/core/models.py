@@ -26,6 +26,8 @@ MODEL_MODULES = [
     "app.audit.models",
     "app.github_refs.models",
     "app.status_pages.models",
+    "app.benchmarks.models",
+    "app.review.models",
 ]
 
 

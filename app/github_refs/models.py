@@ -8,7 +8,7 @@ from __future__ import annotations
 from datetime import datetime
 from enum import StrEnum
 
-from sqlalchemy import Column, ForeignKey, Index, Integer, UniqueConstraint
+from sqlalchemy import Column, ForeignKey, Index, Integer, UniqueConstraint, text
 from sqlmodel import Field, SQLModel
 
 from app.core.models import json_column, timestamp_column, utcnow
@@ -43,6 +43,8 @@ class GitHubRef(SQLModel, table=True):
     title: str | None = None
     state: str | None = Field(default=None, max_length=16)
     draft: bool = False
+    # An open, ready PR with reviewers requested shows as "in review".
+    review_requested: bool = Field(default=False, sa_column_kwargs={"server_default": text("false")})
     merged: bool = False
     merged_at: datetime | None = Field(
         default=None, sa_column=timestamp_column(nullable=True, default_now=False)
@@ -70,13 +72,15 @@ class GitHubRef(SQLModel, table=True):
 
     @property
     def display_state(self) -> str:
-        """One word for chips: merged, draft, open, closed, not_found or unknown (never synced)."""
+        """One word for chips: merged, draft, in_review, open, closed, not_found or unknown (never synced)."""
         if self.not_found:
             return "not_found"
         if self.merged:
             return "merged"
         if self.state == "open":
-            return "draft" if self.draft else "open"
+            if self.draft:
+                return "draft"
+            return "in_review" if self.kind == RefKind.pull and self.review_requested else "open"
         if self.state == "closed":
             return "closed"
         return "unknown"
@@ -112,3 +116,62 @@ class GitHubRefLink(SQLModel, table=True):
     position: int = 0
     created_at: datetime = Field(default_factory=utcnow, sa_column=timestamp_column())
     created_by: str = Field(default="system", max_length=100)
+
+
+class DisplayState(StrEnum):
+    """The values of `GitHubRef.display_state`, for filters."""
+
+    open = "open"
+    draft = "draft"
+    in_review = "in_review"
+    merged = "merged"
+    closed = "closed"
+    not_found = "not_found"
+    unknown = "unknown"
+
+
+class GitHubSyncRun(SQLModel, table=True):
+    """One run of the sync job: what it cost and what failed; pages show the last successful one."""
+
+    __tablename__ = "github_sync_run"
+
+    id: int | None = Field(default=None, primary_key=True)
+    started_at: datetime = Field(default_factory=utcnow, sa_column=timestamp_column(index=True))
+    finished_at: datetime | None = Field(
+        default=None, sa_column=timestamp_column(nullable=True, default_now=False)
+    )
+    # cli, loop, api
+    trigger: str = Field(default="cli", max_length=16)
+    # running, ok (no errors), partial (some refs or repos failed), failed (stopped early), skipped (locked)
+    status: str = Field(default="running", max_length=16)
+    requests: int = 0
+    not_modified: int = 0
+    refs_checked: int = 0
+    refs_changed: int = 0
+    errors: list[str] = Field(default_factory=list, sa_column=json_column(default="[]"))
+    message: str | None = None
+
+
+class GitHubRepoCursor(SQLModel, table=True):
+    """Per repository: list changes since `since`; the listing's ETag makes an idle repository a 304."""
+
+    __tablename__ = "github_repo_cursor"
+
+    repo: str = Field(primary_key=True, max_length=200)
+    since: datetime = Field(sa_column=timestamp_column(default_now=False))
+    listing_etag: str | None = Field(default=None, max_length=200)
+    updated_at: datetime = Field(default_factory=utcnow, sa_column=timestamp_column())
+
+
+class GitHubWebhookDelivery(SQLModel, table=True):
+    """Each `X-GitHub-Delivery` once: a redelivery finds its id here and changes nothing."""
+
+    __tablename__ = "github_webhook_delivery"
+
+    delivery_id: str = Field(primary_key=True, max_length=100)
+    event: str = Field(max_length=50)
+    action: str | None = Field(default=None, max_length=50)
+    repo: str | None = Field(default=None, max_length=200)
+    number: int | None = None
+    outcome: str = Field(max_length=200)
+    received_at: datetime = Field(default_factory=utcnow, sa_column=timestamp_column(index=True))

@@ -13,7 +13,12 @@ from sqlmodel import Session, col, select
 
 from app.audit.service import record_event
 from app.core.errors import InvalidInput, NotFound
-from app.github_refs.models import GitHubRef, GitHubRefLink, LinkTarget, RefKind
+from app.github_refs.models import (
+    GitHubRef,
+    GitHubRefLink,
+    LinkTarget,
+    RefKind,
+)
 
 _URL = re.compile(
     r"https?://github\.com/(?P<repo>[\w.-]+/[\w.-]+)/(?P<path>pull|pulls|issues)/(?P<number>\d+)",
@@ -194,3 +199,51 @@ def find_refs(*, session: Session, addresses: Iterable[RefAddress]) -> dict[tupl
         return {}
     rows = session.exec(select(GitHubRef).where(tuple_(GitHubRef.repo, GitHubRef.number).in_(list(keys))))
     return {(ref.repo, ref.number): ref for ref in rows}
+
+
+def track_ref(
+    *,
+    session: Session,
+    text: str,
+    default_repo: str,
+    aliases: Mapping[str, str],
+    actor: str,
+    target_type: LinkTarget | None = None,
+    target_id: int | None = None,
+    link_text: str | None = None,
+) -> GitHubRef:
+    """Starts tracking the ref `text` names (by hand: UI or API), linking it to a cell when one is given."""
+    address = parse_ref(text, default_repo=default_repo, aliases=aliases)
+    if (target_type is None) != (target_id is None):
+        raise InvalidInput("give both target_type and target_id, or neither", field="target_id")
+    ref = get_or_create_ref(session=session, address=address)
+    session.flush()
+    if target_type is not None and target_id is not None:
+        check_target_exists(session=session, target_type=target_type, target_id=target_id)
+        link_ref(
+            session=session,
+            ref=ref,
+            target_type=target_type,
+            target_id=target_id,
+            text_as_written=link_text,
+            actor=actor,
+        )
+    return ref
+
+
+def check_target_exists(*, session: Session, target_type: LinkTarget, target_id: int) -> None:
+    """Refuses a link to a cell its owning domain does not know (when that domain registered a describer)."""
+    from app.github_refs.targets import describe_targets, has_describer
+
+    if has_describer(target_type.value) and target_id not in describe_targets(
+        session=session, target_type=target_type.value, ids=[target_id]
+    ):
+        raise NotFound(f"{target_type.value} {target_id} does not exist", field="target_id")
+
+
+def get_ref(*, session: Session, ref_id: int) -> GitHubRef:
+    """Returns one tracked ref or raises NotFound."""
+    ref = session.get(GitHubRef, ref_id)
+    if ref is None:
+        raise NotFound(f"no tracked ref with id {ref_id}", field="ref_id")
+    return ref

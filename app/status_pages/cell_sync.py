@@ -149,7 +149,7 @@ def _sync_entries(
                     "entry",
                     entry.id,
                     new_value=entry.status,
-                    context=_entry_context(section, row, entry),
+                    context={**_entry_context(section, row, entry), "status": entry.status},
                 )
         else:
             context = _entry_context(section, row, entry)

@@ -138,7 +138,7 @@ def add_rule(
             actor=actor,
             page_id=rule.page_id,
         )
-    context = {**rule_context(rule), "slug": page.slug if page else None, "issue": issue}
+    context = {**rule_context(rule, issue=issue), "slug": page.slug if page else None}
     record_event(
         session=session,
         actor=actor,

@@ -166,7 +166,7 @@ def update_health(
             old_value=page.health_level,
             new_value=level,
             reason=why,
-            context={"slug": page.slug},
+            context={"slug": page.slug, "title": page.title},
         )
         page.health_level = level
         changed.append("health_level")
@@ -303,7 +303,7 @@ def add_entry(
         page_id=page.id,
         new_value=entry.status,
         reason=why,
-        context=context,
+        context={**context, "status": entry.status},
     )
     return entry
 

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from app.core.errors import InvalidInput, PayloadTooLarge
 from app.core.models import utcnow
@@ -14,7 +14,7 @@ from app.github_refs.models import LinkTarget
 from app.status_pages import document as doc
 from app.status_pages.cell_sync import ChangeWriter, sync_links, sync_sections
 from app.status_pages.markdown_import import decode_markdown, parse_markdown
-from app.status_pages.models import CompatRule, Recipe, StatusPage
+from app.status_pages.models import BackendEntry, CompatRule, ComponentRow, PageSection, Recipe, StatusPage
 from app.status_pages.service import load_page, page_slug
 
 IMPORTER = "importer"
@@ -76,8 +76,8 @@ def _sync_recipes(writer: ChangeWriter, document: doc.Document) -> None:
         session.delete(recipe)
 
 
-def rule_context(rule: CompatRule) -> dict[str, Any]:
-    """The names a rule event carries so that the review can read it later."""
+def rule_context(rule: CompatRule, *, issue: str | None = None) -> dict[str, Any]:
+    """The names a rule event carries so that the review can read it later (and the failure's text)."""
     scope = " ".join(part for part in (rule.precision, rule.hardware) if part) or "any"
     return {
         "component_a": rule.component_a,
@@ -85,6 +85,8 @@ def rule_context(rule: CompatRule) -> dict[str, Any]:
         "component_b": rule.component_b,
         "backend_b": rule.backend_b,
         "scope": scope,
+        "issue": issue,
+        "error": rule.error_text if rule.outcome == "fails" and rule.error_text else None,
     }
 
 
@@ -96,6 +98,7 @@ def _sync_rules(writer: ChangeWriter, document: doc.Document) -> None:
     }
     for parsed in document.rules:
         rule = existing.pop(parsed.key, None)
+        issue = f"{parsed.issue.repo}#{parsed.issue.number}" if parsed.issue else None
         values = {"outcome": parsed.outcome, "error_text": parsed.error_text, "origin": parsed.origin}
         if rule is None:
             rule = CompatRule(
@@ -111,18 +114,21 @@ def _sync_rules(writer: ChangeWriter, document: doc.Document) -> None:
             )
             session.add(rule)
             session.flush()
-            writer.event("rule.added", "rule", rule.id, new_value=rule.outcome, context=rule_context(rule))
+            writer.event(
+                "rule.added", "rule", rule.id, new_value=rule.outcome, context=rule_context(rule, issue=issue)
+            )
         elif any(getattr(rule, name) != value for name, value in values.items()):
+            old_outcome = rule.outcome
+            for name, value in values.items():
+                setattr(rule, name, value)
             writer.event(
                 "rule.changed",
                 "rule",
                 rule.id,
-                old_value=rule.outcome,
+                old_value=old_outcome,
                 new_value=parsed.outcome,
-                context=rule_context(rule),
+                context=rule_context(rule, issue=issue),
             )
-            for name, value in values.items():
-                setattr(rule, name, value)
             rule.updated_at = utcnow()
             session.add(rule)
         sync_links(writer, LinkTarget.rule, rule.id, [parsed.issue] if parsed.issue else [])
@@ -161,6 +167,7 @@ def store_document(*, session: Session, document: doc.Document, slug: str | None
             field_name="health_level",
             old_value=page.health_level,
             new_value=document.health_level.value,
+            context={"title": document.title},
         )
     page.health_level = document.health_level.value
     page.health_level_explicit = document.health_level_explicit
@@ -179,14 +186,38 @@ def store_document(*, session: Session, document: doc.Document, slug: str | None
             "rules": len(document.rules),
             "entries": sum(len(row.entries) for s in document.sections for row in s.rows),
         }
-        writer.event(
-            "page.imported", "page", page.id, new_value=page.title, context={"title": page.title, **counts}
-        )
+        context = {"title": page.title, "health": page.health_level, "counts": counts}
+        context["initial_entries"] = initial_entries(session=session, page=page)
+        writer.event("page.imported", "page", page.id, new_value=page.title, context=context)
     if writer.changes:
         page.updated_at = utcnow()
         session.add(page)
     session.flush()
     return ImportResult(page, fresh, writer.changes, list(document.warnings))
+
+
+def initial_entries(*, session: Session, page: StatusPage) -> list[dict[str, Any]]:
+    """The entries a first import created, as `page.imported` carries them for the review (one query)."""
+    rows = session.exec(
+        select(BackendEntry, ComponentRow, PageSection)
+        .join(ComponentRow, col(ComponentRow.id) == col(BackendEntry.row_id))
+        .join(PageSection, col(PageSection.id) == col(ComponentRow.section_id))
+        .where(BackendEntry.page_id == page.id)
+        .order_by(PageSection.position, ComponentRow.position, BackendEntry.position)
+    )
+    return [
+        {
+            "id": entry.id,
+            "section_id": section.id,
+            "row_id": row.id,
+            "precision": section.precision,
+            "component": row.component,
+            "backend": entry.name,
+            "group": entry.group_label or None,
+            "status": entry.status,
+        }
+        for entry, row, section in rows
+    ]
 
 
 def stored_document(*, session: Session, page: StatusPage) -> doc.Document:

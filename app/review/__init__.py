@@ -1,0 +1,1 @@
+"""The weekly health review: computed from change events and refs, signed off by a reviewer."""
