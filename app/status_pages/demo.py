@@ -13,6 +13,7 @@ from pathlib import Path
 from sqlmodel import Session, col, select
 
 from app.core.settings import get_settings
+from app.github_refs.service import get_or_create_ref, parse_ref
 from app.status_pages.compat import add_rule
 from app.status_pages.importing import read_markdown_upload, store_document
 from app.status_pages.models import CompatRule
@@ -26,6 +27,11 @@ ACTOR = "importer"
 def _load_rules(session: Session) -> int:
     settings = get_settings()
     data = json.loads((DEMO_DATA / RULES).read_text())
+    # The issue's title as the report states it, until the GitHub sync fills in the live one.
+    address = parse_ref(
+        data["issue"], default_repo=settings.github_default_repo, aliases=settings.github_repo_aliases
+    )
+    get_or_create_ref(session=session, address=address, title=data["issue_title"])
     added = 0
     for values in data["rules"]:
         exists = session.exec(
