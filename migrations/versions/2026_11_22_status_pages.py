@@ -1,7 +1,7 @@
 """status_pages
 
 Revision ID: 0002
-Revises: 0006
+Revises: 0001
 Create Date: 2026-11-22 13:45:48.948786+00:00
 """
 
@@ -13,7 +13,7 @@ from alembic import op
 from sqlalchemy.dialects import postgresql
 
 revision: str = "0002"
-down_revision: str | Sequence[str] | None = "0006"
+down_revision: str | Sequence[str] | None = "0001"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
