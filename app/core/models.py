@@ -25,6 +25,7 @@ MODEL_MODULES = [
     "app.auth.models",
     "app.audit.models",
     "app.github_refs.models",
+    "app.benchmarks.models",
 ]
 
 

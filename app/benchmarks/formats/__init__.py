@@ -1,0 +1,1 @@
+"""Parsers of benchmark result formats: pure functions from bytes to `ParsedResult`s."""
