@@ -38,11 +38,12 @@ class MetricCollector:
         self.where = where
         self.metrics: dict[str, ParsedMetric] = {}
 
-    def add(self, name: str, value: Any, *, source_key: str | None = None) -> None:
+    def add(self, name: str, value: Any, *, source_key: str | None = None, better: str | None = None) -> None:
         """Adds `name` with the catalogue's unit and direction; the error names `source_key`."""
         key = source_key or name
         number = number_or_error(value, f"{self.where}.{key}")
-        unit, better, non_negative = describe_metric(name)
+        unit, catalogue_better, non_negative = describe_metric(name)
+        better = better or catalogue_better
         if non_negative and number < 0:
             raise InvalidInput(
                 f"{self.where}.{key}: must not be negative, got {number:g}", field=f"{self.where}.{key}"
@@ -65,7 +66,7 @@ def number_or_error(value: Any, field_name: str) -> float:
     return number
 
 
-def load_json(raw: bytes, *, what: str = "the upload") -> Any:
+def load_json(raw: bytes, *, what: str = "the upload", first_line: int = 1) -> Any:
     """Parses JSON, raising `InvalidInput` with line and column; NaN is refused later, naming its field."""
     try:
         text = raw.decode("utf-8-sig")
@@ -74,8 +75,9 @@ def load_json(raw: bytes, *, what: str = "the upload") -> Any:
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
+        line = exc.lineno + first_line - 1
         raise InvalidInput(
-            f"{what} is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}",
+            f"{what} is not valid JSON: {exc.msg} at line {line}, column {exc.colno}",
             field="body",
-            details={"line": exc.lineno, "column": exc.colno},
+            details={"line": line, "column": exc.colno},
         ) from None
