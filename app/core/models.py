@@ -26,6 +26,7 @@ MODEL_MODULES = [
     "app.audit.models",
     "app.github_refs.models",
     "app.benchmarks.models",
+    "app.trends.models",
 ]
 
 
