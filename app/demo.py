@@ -10,7 +10,7 @@ from sqlmodel import Session
 logger = logging.getLogger(__name__)
 
 # Loaders run in this order; each is `load(*, session) -> str` returning a one-line summary.
-DEMO_LOADERS: list[str] = []
+DEMO_LOADERS: list[str] = ["app.benchmarks.demo"]
 
 
 def load_demo_data(*, session: Session) -> list[str]:

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import base64
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import func
+from sqlalchemy import func, text, tuple_
 from sqlalchemy.dialects.postgresql import insert
 from sqlmodel import Session, col, select
 
@@ -18,10 +20,18 @@ from app.benchmarks.context import (
     upload_digest,
 )
 from app.benchmarks.formats.base import ParsedResult
-from app.benchmarks.models import BenchmarkRun, BenchmarkSeries, RunMetric
+from app.benchmarks.models import (
+    BenchmarkRun,
+    BenchmarkSeries,
+    MetricPublic,
+    RunMetric,
+    RunPublic,
+    RunSummaryPublic,
+)
+from app.core.errors import InvalidInput, NotFound
 from app.core.models import utcnow
 from app.github_refs.models import LinkTarget
-from app.github_refs.service import get_or_create_ref, link_ref, parse_ref
+from app.github_refs.service import get_or_create_ref, link_ref, parse_ref, refs_for_targets
 
 
 def prepare_context(*, parsed: ParsedResult, supplied: dict[str, Any]) -> dict[str, Any]:
@@ -122,14 +132,14 @@ def store_run(
                 better_direction=metric.better_direction,
             )
         )
-    for position, (text, address) in enumerate(zip(context["links"], addresses, strict=True)):
+    for position, (written, address) in enumerate(zip(context["links"], addresses, strict=True)):
         ref = get_or_create_ref(session=session, address=address)
         link_ref(
             session=session,
             ref=ref,
             target_type=LinkTarget.run,
             target_id=run.id,
-            text_as_written=text,
+            text_as_written=written,
             position=position,
             actor=actor,
         )
@@ -155,3 +165,168 @@ def store_run(
 def metrics_of(*, session: Session, run_id: int) -> list[RunMetric]:
     """Returns a run's metrics in the order they were read."""
     return list(session.exec(select(RunMetric).where(RunMetric.run_id == run_id).order_by(col(RunMetric.id))))
+
+
+def run_links(*, run: BenchmarkRun) -> dict[str, str]:
+    """Where to find a run and its series, for API answers."""
+    return {
+        "self": f"/api/v1/runs/{run.id}",
+        "raw": f"/api/v1/runs/{run.id}/raw",
+        "html": f"/benchmarks/runs/{run.id}",
+        "series_runs": f"/benchmarks?series={run.series_key}",
+    }
+
+
+def upload_answer(*, session: Session, run: BenchmarkRun, created: bool) -> dict[str, Any]:
+    """The answer to one stored upload: the run, its series, its metrics and where to look next."""
+    return {
+        "id": run.id,
+        "series_key": run.series_key,
+        "created": created,
+        "format": run.source_format,
+        "run_time": run.run_time.isoformat(),
+        "label": run.label,
+        "metrics": [
+            MetricPublic.model_validate(metric, from_attributes=True).model_dump()
+            for metric in metrics_of(session=session, run_id=run.id)
+        ],
+        "links": run_links(run=run),
+    }
+
+
+def get_run(*, session: Session, run_id: int) -> BenchmarkRun:
+    """Returns a run or raises `NotFound`."""
+    run = session.get(BenchmarkRun, run_id)
+    if run is None:
+        raise NotFound(f"no benchmark run {run_id}", field="id")
+    return run
+
+
+@dataclass(frozen=True)
+class RunFilters:
+    """What a list of runs can be narrowed by; every field is optional."""
+
+    hardware: str | None = None
+    model: str | None = None
+    precision: str | None = None
+    engine: str | None = None
+    backend: str | None = None
+    label: str | None = None
+    series_key: str | None = None
+    source_format: str | None = None
+    since: datetime | None = None
+    until: datetime | None = None
+
+    def is_empty(self) -> bool:
+        return all(value in (None, "") for value in self.__dict__.values())
+
+
+def _filtered(query, filters: RunFilters):
+    if filters.hardware:
+        query = query.where(func.lower(BenchmarkRun.hardware) == filters.hardware.lower())
+    if filters.model:
+        query = query.where(col(BenchmarkRun.model).ilike(f"%{_escape_like(filters.model)}%", escape="\\"))
+    if filters.precision:
+        query = query.where(BenchmarkRun.precision == filters.precision.lower())
+    if filters.engine:
+        query = query.where(BenchmarkRun.engine == filters.engine.lower())
+    if filters.label:
+        query = query.where(BenchmarkRun.label == filters.label)
+    if filters.series_key:
+        query = query.where(BenchmarkRun.series_key == filters.series_key)
+    if filters.source_format:
+        query = query.where(BenchmarkRun.source_format == filters.source_format)
+    if filters.since:
+        query = query.where(BenchmarkRun.run_time >= filters.since)
+    if filters.until:
+        query = query.where(BenchmarkRun.run_time < filters.until)
+    if filters.backend:
+        component, equals, backend = filters.backend.partition("=")
+        if equals:
+            # context.backends[component] equals backend, case-insensitively.
+            value = BenchmarkRun.__table__.c.context["backends"][component.strip().lower()].astext
+            query = query.where(func.lower(value) == backend.strip().lower())
+        else:
+            any_backend = text(
+                "EXISTS (SELECT 1 FROM jsonb_each_text(benchmark_run.context->'backends') AS backend_choice "
+                "WHERE lower(backend_choice.value) = lower(:backend_filter))"
+            ).bindparams(backend_filter=filters.backend.strip())
+            query = query.where(any_backend)
+    return query
+
+
+def _escape_like(value: str) -> str:
+    return value.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+
+
+def encode_cursor(run: BenchmarkRun) -> str:
+    """An opaque cursor after `run` in (run_time desc, id desc) order."""
+    return base64.urlsafe_b64encode(f"{run.run_time.isoformat()}|{run.id}".encode()).decode().rstrip("=")
+
+
+def decode_cursor(cursor: str) -> tuple[datetime, int]:
+    """Reads a cursor from `encode_cursor`, or raises `InvalidInput` naming `cursor`."""
+    try:
+        padded = cursor + "=" * (-len(cursor) % 4)
+        moment, _, run_id = base64.urlsafe_b64decode(padded.encode()).decode().partition("|")
+        return datetime.fromisoformat(moment), int(run_id)
+    except (ValueError, UnicodeDecodeError):
+        raise InvalidInput("cursor is not one this server gave out", field="cursor") from None
+
+
+def list_runs(
+    *, session: Session, filters: RunFilters, limit: int = 50, cursor: str | None = None
+) -> tuple[list[BenchmarkRun], str | None]:
+    """Lists runs newest first; returns a page and the cursor of the next page (None at the end)."""
+    query = _filtered(select(BenchmarkRun), filters)
+    if cursor:
+        moment, run_id = decode_cursor(cursor)
+        query = query.where(tuple_(BenchmarkRun.run_time, BenchmarkRun.id) < tuple_(moment, run_id))
+    query = query.order_by(col(BenchmarkRun.run_time).desc(), col(BenchmarkRun.id).desc()).limit(limit + 1)
+    runs = list(session.exec(query))
+    next_cursor = encode_cursor(runs[limit - 1]) if len(runs) > limit else None
+    return runs[:limit], next_cursor
+
+
+def filter_choices(*, session: Session) -> dict[str, list[str]]:
+    """The distinct values the list filters offer (hardware, models, precisions, labels, backends)."""
+    choices: dict[str, list[str]] = {}
+    for name, column in (
+        ("hardware", BenchmarkRun.hardware),
+        ("model", BenchmarkRun.model),
+        ("precision", BenchmarkRun.precision),
+        ("label", BenchmarkRun.label),
+    ):
+        rows = session.exec(select(column).where(col(column).is_not(None)).distinct().order_by(column))
+        choices[name] = [value for value in rows if value]
+    backends = session.execute(
+        text(
+            "SELECT DISTINCT backend_choice.key || '=' || backend_choice.value FROM benchmark_run, "
+            "jsonb_each_text(benchmark_run.context->'backends') AS backend_choice ORDER BY 1"
+        )
+    )
+    choices["backend"] = [row[0] for row in backends]
+    return choices
+
+
+def run_public(*, session: Session, run: BenchmarkRun) -> RunPublic:
+    """The whole run for the API: context, details, metrics, linked refs and links."""
+    refs = refs_for_targets(session=session, target_type=LinkTarget.run, target_ids=[run.id])
+    links: dict[str, Any] = dict(run_links(run=run))
+    links["refs"] = [
+        {"ref": ref.short_name, "url": ref.url, "state": ref.display_state, "title": ref.title}
+        for ref, _ in refs.get(run.id, [])
+    ]
+    return RunPublic(
+        **RunSummaryPublic.model_validate(run, from_attributes=True).model_dump(),
+        context=run.context,
+        details=run.details,
+        metrics=[
+            MetricPublic.model_validate(metric, from_attributes=True)
+            for metric in metrics_of(session=session, run_id=run.id)
+        ],
+        raw_content_type=run.raw_content_type,
+        raw_filename=run.raw_filename,
+        raw_size=len(run.raw_payload),
+        links=links,
+    )

@@ -30,7 +30,7 @@ DETAILED_KEYS = {
     "generated_texts", "errors", "rps_change_events", "spec_decode_per_position_acceptance_rates",
 }  # fmt: skip
 # Keys whose presence marks a serving result.
-MARKER_KEYS = {"completed", "duration", "request_throughput", "total_token_throughput", "mean_ttft_ms"}
+MARKER_KEYS = {"completed", "duration", "request_throughput", "output_throughput", "total_token_throughput"}
 # The older script wrote this key with a stray colon; it is the goodput.
 RENAMED_KEYS = {"request_goodput:": "request_goodput"}
 _NUMBER = (int, float)
