@@ -13,7 +13,7 @@ from sqlmodel import Session, col, select
 from app.audit.service import record_event
 from app.benchmarks.models import BenchmarkRun, BenchmarkSeries, RunMetric
 from app.core.errors import InvalidInput, NotFound
-from app.core.settings import Settings
+from app.core.settings import Settings, get_settings
 from app.trends.detector import DEFAULT_CONFIG, DetectorConfig, Evaluation, Label, Point, evaluate_series
 from app.trends.models import AnnotationKind, RunEvaluation, SeriesAnnotation
 
@@ -75,10 +75,12 @@ def _store(*, session: Session, series_key: str, metric: str, evaluation: Evalua
 
 
 def evaluate_run(
-    *, session: Session, run: BenchmarkRun, settings: Settings, actor: str
+    *, session: Session, run: BenchmarkRun, actor: str, settings: Settings | None = None
 ) -> list[RunEvaluation]:
     """Evaluates every directed metric of a new run, stores the results and records confirmed changes."""
     assert run.id is not None
+    # Uploads reach this from the benchmarks service, which has no settings at hand.
+    settings = settings or get_settings()
     metrics = {
         metric.name: metric
         for metric in session.exec(select(RunMetric).where(RunMetric.run_id == run.id))
@@ -130,6 +132,37 @@ def evaluate_run(
             )
     session.flush()
     return stored
+
+
+# How a run reads overall: its most telling metric label wins.
+LABEL_PRIORITY = ("regression", "suspicious", "improvement", "ok", "insufficient_data")
+
+
+def baseline_comparison(*, session: Session, run: BenchmarkRun) -> dict[str, Any]:
+    """The run against its series' baseline, for the upload answer: an overall label and each metric."""
+    evaluations = evaluations_of(session=session, run_id=run.id or 0)
+    labels = {evaluation.label for evaluation in evaluations}
+    overall = next((label for label in LABEL_PRIORITY if label in labels), "insufficient_data")
+    return {
+        "label": overall,
+        "regressions": sorted(row.metric for row in evaluations if row.label == Label.regression.value),
+        "improvements": sorted(row.metric for row in evaluations if row.label == Label.improvement.value),
+        "suspicious": sorted(row.metric for row in evaluations if row.label == Label.suspicious.value),
+        "metrics": [
+            {
+                "metric": row.metric,
+                "value": row.value,
+                "baseline": row.baseline,
+                "delta_pct": None if row.delta_pct is None else round(row.delta_pct, 3),
+                "allowed_pct": None if row.allowed_pct is None else round(row.allowed_pct, 3),
+                "prior_runs": row.prior_runs,
+                "label": row.label,
+                "direction": row.direction,
+            }
+            for row in evaluations
+        ],
+        "links": {"trend_page": f"/trends?series={run.series_key}"},
+    }
 
 
 def reevaluate_series(*, session: Session, series_key: str, settings: Settings) -> int:
