@@ -6,6 +6,9 @@ so thousands of runs take milliseconds. Two choices make it robust for benchmark
   must never read as a change of distribution) and keeps steps where they are;
 - values are divided by the series' robust noise (scaled MAD of the first differences, which steps and
   drifts barely move), so one penalty (`penalty_per_log_n` × ln n) fits every metric and noise level.
+Histories longer than `max_signal_points` are first reduced to medians of consecutive blocks (PELT's cost
+grows quadratically when a history has few changes); a change point then falls on the first run of its
+block, which is finer than any chart of such a history can show.
 A change point is reported only when the medians of the segments on either side differ by at least
 `min_shift_noise` × noise, and by at least `min_shift_pct` percent.
 """
@@ -34,6 +37,7 @@ class ChangePointConfig:
     min_segment_runs: int = 3
     min_shift_noise: float = 2.0
     min_shift_pct: float = 1.0
+    max_signal_points: int = 2000
 
 
 DEFAULT_CHANGE_POINT_CONFIG = ChangePointConfig()
@@ -53,6 +57,15 @@ class ChangePoint:
     direction: Direction | None
 
 
+def _block_medians(signal: np.ndarray, block: int) -> np.ndarray:
+    """Medians of consecutive blocks of `block` runs (the last block may be shorter)."""
+    whole = signal.size // block * block
+    medians = np.median(signal[:whole].reshape(-1, block), axis=1)
+    if whole < signal.size:
+        medians = np.append(medians, np.median(signal[whole:]))
+    return medians
+
+
 def find_change_points(
     values: Sequence[float] | np.ndarray,
     *,
@@ -67,12 +80,17 @@ def find_change_points(
     size = signal.size
     if size < 2 * config.min_segment_runs:
         return []
+    block = int(np.ceil(size / config.max_signal_points)) if size > config.max_signal_points else 1
+    reduced = _block_medians(signal, block) if block > 1 else signal
     level = float(np.median(signal))
-    noise = max(difference_noise(signal), abs(level) * NOISE_FLOOR_FRACTION, np.finfo(float).tiny)
-    despiked = median_filter(signal, size=3, mode="nearest")
-    normalised = ((despiked - level) / noise).reshape(-1, 1)
+    reduced_noise = max(difference_noise(reduced), abs(level) * NOISE_FLOOR_FRACTION, np.finfo(float).tiny)
+    despiked = median_filter(reduced, size=3, mode="nearest")
+    normalised = ((despiked - level) / reduced_noise).reshape(-1, 1)
     algorithm = ruptures.KernelCPD(kernel="linear", min_size=config.min_segment_runs).fit(normalised)
-    breakpoints = [int(point) for point in algorithm.predict(pen=config.penalty_per_log_n * np.log(size))]
+    penalty = config.penalty_per_log_n * np.log(reduced.size)
+    breakpoints = [min(int(point) * block, size) for point in algorithm.predict(pen=penalty)]
+    # Shifts are judged against the noise of single runs, whatever the block size.
+    noise = max(difference_noise(signal), abs(level) * NOISE_FLOOR_FRACTION, np.finfo(float).tiny)
     boundaries = [0, *breakpoints]
     found: list[ChangePoint] = []
     for position in range(1, len(boundaries) - 1):

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any
 
+import numpy as np
 from sqlalchemy import exists, func, literal_column
 from sqlalchemy import select as sa_select
 from sqlmodel import Session, col, select
@@ -178,6 +180,7 @@ def series_trend(
             RunEvaluation.baseline,
             RunEvaluation.allowed_pct,
             RunEvaluation.delta_pct,
+            func.extract("epoch", BenchmarkRun.run_time),
         )
         .join(RunMetric, (col(RunMetric.run_id) == col(BenchmarkRun.id)) & (col(RunMetric.name) == metric))
         .outerjoin(
@@ -194,69 +197,68 @@ def series_trend(
         raise NotFound(f"metric {metric!r} not found in series {series_key}", field="metric")
     unit = rows[0][5] if rows else ""
     better = rows[0][6] if rows else "none"
-    all_points = [
-        TrendPoint(
-            run_id=row[0],
-            run_time=row[1],
-            engine_version=row[2],
-            engine_commit=row[3],
-            value=row[4],
-            label=row[7],
-            direction=row[8],
-            baseline=row[9],
-            allowed_pct=row[10],
-            delta_pct=row[11],
-        )
-        for row in rows
-    ]
-    values = [point.value for point in all_points]
-    run_ids = [point.run_id for point in all_points]
-    times = [point.run_time for point in all_points]
+    # Long histories: work on plain columns and build point objects only for the points returned.
+    run_ids = [row[0] for row in rows]
+    times = [row[1] for row in rows]
+    values = np.fromiter((row[4] for row in rows), dtype=float, count=len(rows))
     change_points = (
         find_change_points(values, run_ids=run_ids, run_times=times, better=better)
         if better != "none"
         else []
     )
     annotations = list_annotations(session=session, series_key=series_key)
-    index_of_run = {run_id: index for index, run_id in enumerate(run_ids)}
-    keep = {index for index, point in enumerate(all_points) if point.label in FLAGGED_LABELS}
+    annotated = {note.run_id for note in annotations}
+    keep = {index for index, row in enumerate(rows) if row[7] in FLAGGED_LABELS or row[0] in annotated}
     keep.update(point.index for point in change_points)
-    keep.update(index_of_run[note.run_id] for note in annotations if note.run_id in index_of_run)
-    epoch = [moment.timestamp() for moment in times]
+    epoch = np.fromiter((row[12] for row in rows), dtype=float, count=len(rows))
     chosen = downsample_indexes(epoch, values, max_points=max_points, keep=keep) if rows else []
     marks = [
         Mark(run_time=point.run_time, kind="change_point", text=f"change {point.delta_pct:+.1f}%")
         for point in change_points
     ]
-    run_times = dict(zip(run_ids, times, strict=True))
+    run_time_of = {row[0]: row[1] for row in rows if row[0] in annotated}
     marks += [
-        Mark(run_time=run_times[note.run_id], kind="distribution_change", text=note.note[:60])
+        Mark(run_time=run_time_of[note.run_id], kind="distribution_change", text=note.note[:60])
         for note in annotations
-        if note.kind == AnnotationKind.distribution_change.value and note.run_id in run_times
+        if note.kind == AnnotationKind.distribution_change.value and note.run_id in run_time_of
     ]
     return Trend(
         series=series,
         metric=metric,
         unit=unit,
         better=better,
-        total_points=len(all_points),
-        points=[all_points[index] for index in chosen],
+        total_points=len(rows),
+        points=[_point(rows[index]) for index in chosen],
         change_points=change_points,
         annotations=annotations,
         marks=marks,
-        baseline_note=_baseline_note(all_points),
+        baseline_note=_baseline_note(len(rows), _point(rows[-1]) if rows else None),
     )
 
 
-def _baseline_note(points: list[TrendPoint]) -> str | None:
+def _point(row: Any) -> TrendPoint:
+    return TrendPoint(
+        run_id=row[0],
+        run_time=row[1],
+        engine_version=row[2],
+        engine_commit=row[3],
+        value=row[4],
+        label=row[7],
+        direction=row[8],
+        baseline=row[9],
+        allowed_pct=row[10],
+        delta_pct=row[11],
+    )
+
+
+def _baseline_note(count: int, latest: TrendPoint | None) -> str | None:
     """Why the latest run has no baseline, in words; None when it has one."""
-    if not points:
+    if latest is None:
         return "no runs in this period"
-    latest = points[-1]
     if latest.baseline is not None and latest.label not in (None, "insufficient_data"):
         return None
     needed = DEFAULT_CONFIG.min_prior_runs
-    if len(points) == 1:
+    if count == 1:
         return f"only one run: a baseline needs at least {needed} earlier runs of this series"
     if latest.label is None:
         return "the latest run has not been evaluated for this metric"

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 import numpy as np
+import pytest
 
 from app.trends.changepoints import find_change_points
 from app.trends.detector import Direction
@@ -57,3 +58,12 @@ def test_a_slow_drift_is_found() -> None:
 def test_short_or_constant_histories_have_no_change_points() -> None:
     assert detect(np.array([1.0, 2.0, 3.0])) == []
     assert detect(np.full(20, 5.0)) == []
+
+
+def test_long_histories_are_reduced_to_blocks_and_still_find_a_step() -> None:
+    rng = np.random.default_rng(5)
+    values = np.r_[rng.normal(100, 1, 30000), rng.normal(95, 1, 20000)]
+    found = detect(values)
+    assert len(found) == 1
+    assert abs(found[0].index - 30000) <= 25  # blocks of 25 runs
+    assert found[0].delta_pct == pytest.approx(-5, abs=0.3)
