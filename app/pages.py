@@ -6,10 +6,12 @@ from fastapi import APIRouter, Depends
 
 from app.auth.deps import get_principal
 from app.auth.pages import router as auth_pages
+from app.benchmarks.pages import router as benchmarks_pages
 from app.home.pages import router as home_pages
 from app.trends.pages import router as trends_pages
 
 pages_router = APIRouter(dependencies=[Depends(get_principal)], include_in_schema=False)
 pages_router.include_router(home_pages)
 pages_router.include_router(auth_pages)
+pages_router.include_router(benchmarks_pages)
 pages_router.include_router(trends_pages)

@@ -12,7 +12,7 @@ from starlette.concurrency import run_in_threadpool
 
 from app.auth.deps import Reader, Uploader
 from app.benchmarks.formats.detect import FORMATS
-from app.benchmarks.ingest import context_from_parameters, ingest, split_body
+from app.benchmarks.ingest import bulk_answer, context_from_parameters, ingest, split_body
 from app.benchmarks.models import RunPublic, RunSummaryPublic
 from app.benchmarks.service import RunFilters, get_run, list_runs, run_public
 from app.core.database import SessionDep, SettingsDep
@@ -100,12 +100,7 @@ async def upload_runs(
         session.commit()
         if not bulk and len(outcomes) == 1:
             return outcomes[0].status, outcomes[0].answer or {}
-        return 200, {
-            "items": [outcome.to_dict() for outcome in outcomes],
-            "created": sum(1 for outcome in outcomes if outcome.status == 201),
-            "duplicates": sum(1 for outcome in outcomes if outcome.status == 200),
-            "failed": sum(1 for outcome in outcomes if outcome.status >= 400),
-        }
+        return 200, bulk_answer(outcomes)
 
     status, answer = await run_in_threadpool(store)
     return JSONResponse(answer, status_code=status)

@@ -22,6 +22,8 @@ NON_SERIES_FIELDS = ("run_time", "engine_version", "engine_commit", "label", "ta
 PARALLELISM_FIELDS = ("tp", "dp", "ep", "pp")
 WORKLOAD_INT_FIELDS = ("input_len", "output_len", "concurrency", "num_prompts")
 REQUIRED_FIELDS = ("hardware", "model")
+# Sizes and counts above this are typos (and would overflow an integer column).
+MAX_COUNT = 2**31 - 1
 
 # Names people use (in --metadata pairs, query parameters, JSON) → where they go in the context.
 _ALIASES: dict[str, tuple[str, ...]] = {
@@ -116,6 +118,8 @@ def _positive_int(value: Any, field: str) -> int | None:
         raise _field_error(field, f"expected a whole number, got {type(value).__name__}")
     if value < 0:
         raise _field_error(field, f"must not be negative, got {value}")
+    if value > MAX_COUNT:
+        raise _field_error(field, f"is implausibly large ({value})")
     return value
 
 

@@ -27,7 +27,7 @@ PR_30014_CONTEXT: dict[str, Any] = {
     "model": "nvidia/DeepSeek-R1-0528-FP4-v2",
     "precision": "fp4",
     "engine": "vllm",
-    "backends": {"moe": "flashinfer_trtllm", "all2all": "allgather_reducescatter"},
+    "backends": {"moe": "flashinfer_trtllm"},
     "parallelism": {"tp": 1, "dp": 4, "ep": 4, "pp": 1},
     "flags": (
         "--kv-cache-dtype fp8 --tensor-parallel-size 1 --pipeline-parallel-size 1 --data-parallel-size 4 "

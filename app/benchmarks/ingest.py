@@ -61,6 +61,16 @@ class ItemOutcome:
         return body
 
 
+def bulk_answer(outcomes: list[ItemOutcome]) -> dict[str, Any]:
+    """The answer to an upload of several runs: one entry per run or rejected item, and the tallies."""
+    return {
+        "items": [outcome.to_dict() for outcome in outcomes],
+        "created": sum(1 for outcome in outcomes if outcome.status == 201),
+        "duplicates": sum(1 for outcome in outcomes if outcome.status == 200),
+        "failed": sum(1 for outcome in outcomes if outcome.status >= 400),
+    }
+
+
 def context_from_parameters(pairs: Iterable[tuple[str, str]]) -> dict[str, Any]:
     """Reads context from query parameters or form fields; repeatable `env`, `tag`, `backend`, `link`, `flag`.
 

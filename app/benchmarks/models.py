@@ -78,6 +78,11 @@ class BenchmarkRun(SQLModel, table=True):
     engine_commit: str | None = Field(default=None, max_length=64)
     label: str | None = Field(default=None, max_length=200, index=True)
 
+    @property
+    def backends(self) -> dict[str, str]:
+        """Component → backend, from the context."""
+        return dict(self.context.get("backends") or {})
+
 
 class RunMetric(SQLModel, table=True):
     __tablename__ = "run_metric"
@@ -115,6 +120,7 @@ class RunSummaryPublic(SQLModel):
     engine_version: str | None
     engine_commit: str | None
     label: str | None
+    backends: dict[str, str]
 
 
 class RunPublic(RunSummaryPublic):

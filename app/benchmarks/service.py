@@ -19,7 +19,7 @@ from app.benchmarks.context import (
     series_key,
     upload_digest,
 )
-from app.benchmarks.formats.base import ParsedResult
+from app.benchmarks.formats.base import ParsedResult, json_safe
 from app.benchmarks.models import (
     BenchmarkRun,
     BenchmarkSeries,
@@ -106,12 +106,12 @@ def store_run(
         source_format=parsed.source_format,
         raw_payload=parsed.raw,
         raw_content_type=raw_content_type,
-        raw_filename=raw_filename,
+        raw_filename=raw_filename[:300] if raw_filename else None,
         run_time=run_time,
         uploaded_at=uploaded_at,
         uploaded_by=actor,
-        context=context,
-        details=parsed.details,
+        context=json_safe(context),
+        details=json_safe(parsed.details),
         hardware=context["hardware"],
         gpu_count=context["gpu_count"],
         model=context["model"],
@@ -334,3 +334,27 @@ def run_public(*, session: Session, run: BenchmarkRun) -> RunPublic:
         raw_size=len(run.raw_payload),
         links=links,
     )
+
+
+# The metric a list row shows first, by preference; the run page shows them all.
+HEADLINE_METRICS = ("total_token_throughput", "output_throughput", "tokens_per_second", "avg_latency")
+
+
+def headline_metrics(*, session: Session, run_ids: list[int]) -> dict[int, RunMetric]:
+    """One metric per run for lists: the preferred throughput, else the first with a direction."""
+    if not run_ids:
+        return {}
+    rows = session.exec(
+        select(RunMetric).where(col(RunMetric.run_id).in_(run_ids)).order_by(col(RunMetric.id))
+    )
+    by_run: dict[int, list[RunMetric]] = {}
+    for metric in rows:
+        by_run.setdefault(metric.run_id, []).append(metric)
+    headline = {}
+    for run_id, metrics in by_run.items():
+        named = {metric.name: metric for metric in metrics}
+        preferred = next((named[name] for name in HEADLINE_METRICS if name in named), None)
+        headline[run_id] = preferred or next(
+            (metric for metric in metrics if metric.better_direction != "none"), metrics[0]
+        )
+    return headline

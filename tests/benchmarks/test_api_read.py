@@ -43,7 +43,9 @@ def ids(response):
 
 
 def test_list_is_newest_first(client, runs):
-    assert ids(client.get("/api/v1/runs")) == [run.id for run in reversed(runs)]
+    response = client.get("/api/v1/runs")
+    assert ids(response) == [run.id for run in reversed(runs)]
+    assert response.json()["items"][0]["backends"] == {"moe": "FLASHINFER_CUTLASS"}
 
 
 @pytest.mark.parametrize(

@@ -201,3 +201,31 @@ def test_a_body_over_the_limit_is_413_by_content_length_and_while_streaming(app,
         "/api/v1/runs", content=chunks(), headers={**uploader, "Content-Type": "application/json"}
     )
     assert streamed.status_code == 413
+
+
+def test_nan_and_nul_in_kept_details_are_stored_safely(client, uploader):
+    body = b'{"duration": 1.0, "completed": 1, "failed": 0, "burstiness": NaN, '
+    body += b'"note": "a\\u0000b", "x": {"y": NaN}}'
+    response = client.post(
+        "/api/v1/runs", params=CONTEXT, content=body, headers={**uploader, "Content-Type": "application/json"}
+    )
+    assert response.status_code == 201, response.text
+    run = client.get(f"/api/v1/runs/{response.json()['id']}").json()
+    assert run["details"]["setup"]["burstiness"] == "nan" and run["details"]["other"]["x"] == {"y": "nan"}
+    assert run["context"]["tags"] == {"note": "ab"}
+
+
+def test_an_overlong_metric_name_or_huge_count_is_422(client, uploader):
+    long_name = "x" * 300
+    body = f'{{"duration": 1.0, "completed": 1, "failed": 0, "{long_name}": 1}}'.encode()
+    response = client.post(
+        "/api/v1/runs", params=CONTEXT, content=body, headers={**uploader, "Content-Type": "application/json"}
+    )
+    assert response.status_code == 422
+    huge = client.post(
+        "/api/v1/runs",
+        params={**CONTEXT, "gpu_count": 10**12},
+        content=b'{"duration": 1.0, "completed": 1, "failed": 0}',
+        headers={**uploader, "Content-Type": "application/json"},
+    )
+    assert huge.status_code == 422 and huge.json()["error"]["field"] == "context.gpu_count"

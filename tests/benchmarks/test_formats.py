@@ -4,6 +4,7 @@ from pathlib import Path
 
 import pytest
 
+from app.benchmarks.context import normalise_context
 from app.benchmarks.formats.detect import parse_upload
 from app.core.errors import InvalidInput
 
@@ -219,6 +220,8 @@ def test_unrecognised_text_and_json_list_the_accepted_formats():
         (b'{"duration": NaN, "completed": 5, "failed": 0}', "result.duration"),
         (b'{"duration": 1.0, "completed": 5, "failed": 0, "mean_ttft_ms": Infinity}', "result.mean_ttft_ms"),
         (b'{"avg_latency": "slow"}', "result.avg_latency"),
+        (b'{"duration": 1.0, "completed": "512", "failed": 0}', "result.completed"),
+        (b'{"duration": true, "completed": 5, "failed": 0}', "result.duration"),
         (b'{"duration": 1.0, "completed": 5, "failed": 0, "errors": "none"}', "result.errors"),
     ],
 )
@@ -233,3 +236,25 @@ def test_console_metric_with_text_value_names_its_line():
     with pytest.raises(InvalidInput) as caught:
         parse_upload(text.encode())
     assert caught.value.details["line"] == 2
+
+
+def test_sglang_json_line_lines_up_with_vllm_names_and_workload():
+    line = (
+        b'{"backend": "sglang", "dataset_name": "random", "request_rate": Infinity, "max_concurrency": 64, '
+        b'"random_input_len": 1024, "random_output_len": 256, "duration": 30.0, "completed": 500, '
+        b'"total_input_tokens": 512000, "total_output_tokens": 128000, "request_throughput": 16.6, '
+        b'"output_throughput": 4266.0, "mean_e2e_latency_ms": 3500.0, "p99_e2e_latency_ms": 5000.0, '
+        b'"mean_ttft_ms": 200.0}'
+    )
+    [result] = parse_upload(line)
+    assert metrics_of(result)["mean_e2el_ms"] == 3500.0 and metrics_of(result)["p99_e2el_ms"] == 5000.0
+    assert "random_input_len" not in metrics_of(result)
+    assert result.context["workload"] == {
+        "dataset": "random",
+        "concurrency": 64,
+        "input_len": 1024,
+        "output_len": 256,
+        "request_rate": float("inf"),
+    }
+    normalised = normalise_context({**result.context, "hardware": "H200", "model": "m"})
+    assert normalised["workload"]["request_rate"] == "inf"

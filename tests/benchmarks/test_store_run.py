@@ -83,3 +83,31 @@ def test_a_bad_reference_stores_nothing(session):
     with pytest.raises(InvalidInput):
         store(session, parsed(b"bad-ref"), links=["not a ref"])
     assert session.exec(select(BenchmarkRun)).all() == []
+
+
+def test_a_concurrent_identical_upload_answers_with_the_run_that_won(session, monkeypatch):
+    from app.benchmarks import ingest as ingest_module
+
+    items = [ingest_module.UploadItem(raw=b'{"duration": 1.0, "completed": 1, "failed": 0}', context=CONTEXT)]
+    [first] = ingest_module.ingest(
+        session=session,
+        items=items,
+        actor="ci",
+        default_repo="vllm-project/vllm",
+        repo_aliases={},
+        bulk=False,
+    )
+    # The second request looked for the digest before the first one committed, so store_run saw nothing and
+    # its insert hits the unique digest; ingest then answers with the stored run.
+    monkeypatch.setattr("app.benchmarks.service.get_run_by_digest", lambda **kwargs: None)
+    [second] = ingest_module.ingest(
+        session=session,
+        items=items,
+        actor="ci",
+        default_repo="vllm-project/vllm",
+        repo_aliases={},
+        bulk=False,
+    )
+    assert (first.status, second.status) == (201, 200)
+    assert second.answer["id"] == first.answer["id"] and second.answer["created"] is False
+    assert len(session.exec(select(BenchmarkRun)).all()) == 1

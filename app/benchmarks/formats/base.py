@@ -10,6 +10,8 @@ from typing import Any
 from app.benchmarks.catalogue import describe_metric
 from app.core.errors import InvalidInput
 
+MAX_METRIC_NAME = 200
+
 
 @dataclass(frozen=True)
 class ParsedMetric:
@@ -41,6 +43,11 @@ class MetricCollector:
     def add(self, name: str, value: Any, *, source_key: str | None = None, better: str | None = None) -> None:
         """Adds `name` with the catalogue's unit and direction; the error names `source_key`."""
         key = source_key or name
+        if not name or len(name) > MAX_METRIC_NAME:
+            raise InvalidInput(
+                f"{self.where}.{key[:80]}: a metric name must be 1 to {MAX_METRIC_NAME} characters",
+                field=f"{self.where}.{key[:80]}",
+            )
         number = number_or_error(value, f"{self.where}.{key}")
         unit, catalogue_better, non_negative = describe_metric(name)
         better = better or catalogue_better
@@ -81,3 +88,16 @@ def load_json(raw: bytes, *, what: str = "the upload", first_line: int = 1) -> A
             field="body",
             details={"line": line, "column": exc.colno},
         ) from None
+
+
+def json_safe(value: Any) -> Any:
+    """Returns `value` storable as JSONB: NaN/Infinity become strings, NUL characters are dropped."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return str(value)
+    if isinstance(value, str):
+        return value.replace("\x00", "")
+    if isinstance(value, dict):
+        return {json_safe(str(key)): json_safe(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [json_safe(item) for item in value]
+    return value

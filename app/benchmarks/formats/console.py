@@ -55,6 +55,7 @@ METRIC_LABELS = {
 CONTEXT_LABELS = {
     "maximum request concurrency": "concurrency",
     "max request concurrency": "concurrency",
+    "max reqeuest concurrency": "concurrency",  # sic: older SGLang builds print this typo
     "request rate configured (rps)": "request_rate",
     "traffic request rate": "request_rate",
 }
@@ -68,7 +69,13 @@ _STATISTIC_NAMES = {
     "e2el incl. client queue": "e2el_including_client_queue",
 }
 # Labels SGLang prints and vLLM does not.
-_SGLANG_LABELS = {"backend", "traffic request rate", "total generated tokens (retokenized)", "accept length"}
+_SGLANG_LABELS = {
+    "backend",
+    "traffic request rate",
+    "total generated tokens (retokenized)",
+    "accept length",
+    "max reqeuest concurrency",
+}
 
 
 def contains_block(text: str) -> bool:

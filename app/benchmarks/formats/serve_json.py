@@ -11,6 +11,7 @@ import json
 import re
 from typing import Any
 
+from app.benchmarks.catalogue import describe_metric
 from app.benchmarks.context import route_pairs
 from app.benchmarks.formats.base import MetricCollector, ParsedResult, load_json
 from app.core.errors import InvalidInput
@@ -23,6 +24,8 @@ SETUP_KEYS = {
     "date", "backend", "endpoint_type", "label", "model_id", "tokenizer_id", "num_prompts", "request_rate",
     "burstiness", "max_concurrency", "best_of", "use_beam_search", "ramp_up_strategy", "ramp_up_start_rps",
     "ramp_up_end_rps", "percentile_metrics", "metric_percentiles",
+    # SGLang bench_serving's JSON lines carry their workload settings beside the results.
+    "random_input_len", "random_output_len", "random_range_ratio", "sharegpt_output_len",
 }  # fmt: skip
 # Per-request lists written by --save-detailed.
 DETAILED_KEYS = {
@@ -32,9 +35,20 @@ DETAILED_KEYS = {
 # Keys whose presence marks a serving result.
 MARKER_KEYS = {"completed", "duration", "request_throughput", "output_throughput", "total_token_throughput"}
 # The older script wrote this key with a stray colon; it is the goodput.
-RENAMED_KEYS = {"request_goodput:": "request_goodput"}
+RENAMED_KEYS = {
+    "request_goodput:": "request_goodput",
+    # SGLang spells end-to-end latency out; the same statistic is stored under vLLM's name.
+    **{
+        f"{stat}_e2e_latency_ms": f"{stat}_e2el_ms" for stat in ("mean", "median", "std", "p90", "p95", "p99")
+    },
+}
 _NUMBER = (int, float)
 _LATENCY_KEY = re.compile(r"^(mean|median|std|p\d+(\.\d+)?)_\w+_ms$")
+
+
+def is_metric_name(name: str) -> bool:
+    """Names the catalogue knows as measurements; a string under such a name is an error, not metadata."""
+    return name in MARKER_KEYS or bool(_LATENCY_KEY.match(name)) or describe_metric(name)[0] != ""
 
 
 def looks_like_serve_result(data: Any) -> bool:
@@ -70,6 +84,8 @@ def parse_object(data: dict[str, Any], raw: bytes, *, where: str = "result") -> 
                     )
         elif value is None:
             continue  # e.g. request_goodput without --goodput
+        elif is_metric_name(name) and (isinstance(value, str | bool | list | dict)):
+            metrics.add(name, value, source_key=key)  # raises: a measurement must be a number
         elif isinstance(value, str):
             metadata[key] = value
         elif isinstance(value, bool | list | dict):
@@ -99,7 +115,12 @@ def _context_of(data: dict[str, Any], metadata: dict[str, Any], where: str) -> d
     if isinstance(data.get("label"), str) and data["label"]:
         context.setdefault("label", data["label"])
     workload = context.setdefault("workload", {})
-    for key, target in (("num_prompts", "num_prompts"), ("max_concurrency", "concurrency")):
+    for key, target in (
+        ("num_prompts", "num_prompts"),
+        ("max_concurrency", "concurrency"),
+        ("random_input_len", "input_len"),
+        ("random_output_len", "output_len"),
+    ):
         if data.get(key) is not None:
             workload.setdefault(target, data[key])
     if data.get("request_rate") is not None:
