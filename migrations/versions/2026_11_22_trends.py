@@ -11,7 +11,6 @@ import sqlalchemy as sa
 import sqlmodel
 from alembic import op
 
-
 revision: str = "0005"
 down_revision: str | Sequence[str] | None = "0004"
 branch_labels: str | Sequence[str] | None = None
