@@ -169,7 +169,7 @@ def token_revoke(token_id: int = typer.Argument(..., help="Id from `statusboard 
 
 
 # Each domain's `cli.py` exposes `register(app)` to add its commands (import-md, upload, sync, review, …).
-DOMAIN_CLIS: list[str] = ["app.benchmarks.cli"]
+DOMAIN_CLIS: list[str] = ["app.benchmarks.cli", "app.trends.cli"]
 
 
 def _register_domain_commands() -> None:
