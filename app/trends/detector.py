@@ -1,17 +1,17 @@
 """Windowed-threshold regression detection: each run against the median of the runs just before it.
 
 Pure functions over plain values, no database: the upload service, the trend pages and the quality test
-all call `evaluate_series` / `evaluate_latest` with a series' history of one metric.
+all call `evaluate_series` with a series' history of one metric.
 
 Rules (docs/trends.md):
 - baseline = median of the previous `window_runs` runs (default 10) that are at most `window_days` (30)
-  older than the run and later than the last distribution-change mark;
-- noise = scaled MAD (1.4826 × median absolute deviation) of that window, a robust standard deviation, or
-  the scaled MAD of its first differences over √2 when that is larger (short windows often show one of
-  the two far below the true noise);
+  older than the run and not before the last distribution-change mark;
+- noise = scaled MAD (1.4826 × median absolute deviation), a robust standard deviation, or the scaled MAD
+  of the first differences over √2 when that is larger (short windows often show one of the two far below
+  the true noise), over the last `noise_window_runs` (30) runs of the current distribution;
 - a run violates when it is worse (or better) than the baseline by more than
   max(threshold %, k × noise % × small-sample factor), the threshold being per metric (default 5 %) and the
-  factor widening the band for short windows (Student t over normal, times √(1 + 1/n): 1.21 for 10 runs);
+  factor widening the band for short noise windows (Student t over normal, times √(1 + 1/n));
 - labels: `insufficient_data` (fewer than 3 prior runs), `ok`, `suspicious` (one violation),
   `regression` / `improvement` (the second consecutive violation in the same direction).
 """
@@ -245,19 +245,3 @@ def evaluate_series(
             )
         )
     return evaluations
-
-
-def evaluate_latest(
-    points: Sequence[Point],
-    *,
-    better: Better | str,
-    config: DetectorConfig = DEFAULT_CONFIG,
-    distribution_changes: Sequence[datetime] = (),
-) -> Evaluation:
-    """Evaluates the latest run of `points` (the history must include the streak that may confirm it)."""
-    if not points:
-        raise ValueError("no points to evaluate")
-    # Only the tail matters: the window plus enough earlier runs to know the streak of violations.
-    ordered = sorted(points, key=lambda point: (point.run_time, point.run_id))
-    tail = ordered[-(max(config.window_runs, config.noise_window_runs) + config.consecutive_violations + 1) :]
-    return evaluate_series(tail, better=better, config=config, distribution_changes=distribution_changes)[-1]

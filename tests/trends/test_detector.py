@@ -11,7 +11,6 @@ from app.trends.detector import (
     Direction,
     Label,
     Point,
-    evaluate_latest,
     evaluate_series,
     small_sample_factor,
 )
@@ -108,14 +107,6 @@ def test_a_distribution_change_resets_the_baseline() -> None:
         Label.ok,
     ]
     assert evaluations[-1].baseline == pytest.approx(80.0, abs=0.5)
-
-
-def test_evaluate_latest_matches_the_full_history() -> None:
-    values = [*STEADY * 4, 80.0, 79.0]
-    full = evaluate_series(history(values), better="higher")[-1]
-    latest = evaluate_latest(history(values), better="higher")
-    assert latest == full
-    assert latest.label == Label.regression
 
 
 def test_points_are_sorted_by_run_time() -> None:
