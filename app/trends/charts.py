@@ -163,7 +163,7 @@ def trend_figure(lines: Sequence[TrendLine], *, metrics: Sequence[str], title: s
         "margin": {"l": 70, "r": 20, "t": 40 if title else 20, "b": 40},
         "shapes": [],
         "annotations": [],
-        "xaxis": {"type": "date", "title": {"text": "run time (UTC)"}},
+        "xaxis": {"type": "date"},
     }
     series_keys = list(dict.fromkeys(line.series_key for line in lines))
     colours = {key: PALETTE[position % len(PALETTE)] for position, key in enumerate(series_keys)}
@@ -221,6 +221,9 @@ def trend_figure(lines: Sequence[TrendLine], *, metrics: Sequence[str], title: s
                             "font": {"size": 10, "color": DISTRIBUTION_CHANGE_COLOUR},
                         }
                     )
+    # The shared time axis is named once, under the lowest subplot.
+    last = "" if count == 1 else str(count)
+    layout.setdefault(f"xaxis{last}", {"type": "date"})["title"] = {"text": "run time (UTC)"}
     if layout["title"] is None:
         del layout["title"]
     return {"data": traces, "layout": layout}

@@ -23,6 +23,15 @@ router = APIRouter(tags=["pages"])
 MAX_CHART_SERIES = 24
 
 
+def display_number(value: float | None) -> str:
+    """Whole numbers with thousands separators (1,048,064), others to six significant digits."""
+    if value is None:
+        return "—"
+    if float(value).is_integer() and abs(value) < 1e15:
+        return f"{int(value):,}"
+    return f"{value:.6g}"
+
+
 def _blank_to_none(value: str | None) -> str | None:
     return value.strip() or None if value is not None else None
 
@@ -173,7 +182,14 @@ def compare_page(
             series_names[run.id] = trend.series_name(
                 service.get_series(session=session, series_key=run.series_key)
             )
-    context = {"principal": principal, "a": a, "b": b, "comparison": comparison, "series_names": series_names}
+    context = {
+        "principal": principal,
+        "a": a,
+        "b": b,
+        "comparison": comparison,
+        "series_names": series_names,
+        "number": display_number,
+    }
     return templates.TemplateResponse(request, "trends/compare.html", context)
 
 

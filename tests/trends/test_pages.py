@@ -88,7 +88,7 @@ def test_compare_page_colours_the_pr_30014_delta(client, auth_header) -> None:
     page = client.get("/compare", params={"a": before, "b": after})
     row = re.search(r'<tr data-metric="total_token_throughput">(.*?)</tr>', page.text, re.S).group(1)
     assert re.search(r'class="num delta tone-better">\+6\.5%<', row)
-    assert "69219" in row and "73714.9" in row
+    assert "69,219" in row and "73714.9" in row
 
 
 def test_editors_acknowledge_from_the_trend_page(client, auth_header) -> None:
