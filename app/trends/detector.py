@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from enum import StrEnum
+from functools import lru_cache
 
 import numpy as np
 from scipy import stats
@@ -120,6 +121,7 @@ def robust_noise(values: np.ndarray) -> float:
     return max(scaled_mad(values), difference_noise(values))
 
 
+@lru_cache(maxsize=256)
 def small_sample_factor(size: int) -> float:
     """Widens k × noise for short windows, as a prediction interval does (Student t over normal).
 

@@ -157,6 +157,7 @@ def trends_page(
         "selected_keys": selected_keys,
         "rows": rows,
         "metrics": metrics,
+        "chosen_metrics": list(dict.fromkeys(metric)),
         "available_metrics": available,
         "default_metrics": trend.DEFAULT_METRICS,
         "figure": figure,
