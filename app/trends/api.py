@@ -6,7 +6,7 @@ from datetime import datetime
 from typing import Any
 
 from fastapi import APIRouter, Query
-from sqlmodel import SQLModel
+from sqlmodel import Field, SQLModel
 
 from app.auth.deps import Editor, Reader
 from app.core.database import SessionDep, SettingsDep
@@ -18,6 +18,7 @@ from app.trends.models import (
     DistributionChangeCreate,
     EvaluationPublic,
 )
+from app.trends.shifts import Finding, open_findings
 
 router = APIRouter(tags=["trends"])
 
@@ -99,12 +100,17 @@ class ComparisonPublic(SQLModel):
 
 
 class RegressionPublic(SQLModel):
+    kind: str = Field(
+        description="threshold: the run is labelled regression; change_point: a level shift starts at it"
+    )
     run_id: int
     series_key: str
     metric: str
     run_time: datetime
-    value: float
-    baseline: float | None
+    value: float = Field(
+        description="The run's value (threshold) or the median after the shift (change_point)"
+    )
+    baseline: float | None = Field(description="The baseline (threshold) or the median before the shift")
     delta_pct: float | None
     allowed_pct: float | None
     hardware: str
@@ -229,23 +235,26 @@ def get_regressions(
     session: SessionDep,
     principal: Reader,
     since: datetime | None = Query(None, description="Only runs at or after this time (ISO 8601)."),
+    shifts: bool = Query(True, description="Include level shifts (change points; 30 days back by default)."),
     limit: int = Query(500, ge=1, le=5000),
 ) -> list[RegressionPublic]:
-    """Open regressions (labelled, not acknowledged), newest first, with their runs and links."""
-    found = service.open_regressions(session=session, since=since, limit=limit)
-    return [regression_public(item["evaluation"], item["run"]) for item in found]
+    """Open regressions, newest first: runs labelled `regression` and level shifts, not acknowledged."""
+    found = open_findings(session=session, since=since, include_shifts=shifts, limit=limit)
+    return [regression_public(finding) for finding in found]
 
 
-def regression_public(evaluation: Any, run: Any) -> RegressionPublic:
+def regression_public(finding: Finding) -> RegressionPublic:
+    run, metric = finding.run, finding.metric
     return RegressionPublic(
+        kind=finding.kind,
         run_id=run.id,
         series_key=run.series_key,
-        metric=evaluation.metric,
+        metric=metric,
         run_time=run.run_time,
-        value=evaluation.value,
-        baseline=evaluation.baseline,
-        delta_pct=evaluation.delta_pct,
-        allowed_pct=evaluation.allowed_pct,
+        value=finding.value,
+        baseline=finding.baseline,
+        delta_pct=finding.delta_pct,
+        allowed_pct=finding.allowed_pct,
         hardware=run.hardware,
         model=run.model,
         precision=run.precision,
@@ -253,8 +262,8 @@ def regression_public(evaluation: Any, run: Any) -> RegressionPublic:
         engine_commit=run.engine_commit,
         links={
             "run": f"/api/v1/runs/{run.id}",
-            "trend_page": f"/trends?series={run.series_key}&metric={evaluation.metric}",
-            "trend_api": f"/api/v1/series/{run.series_key}/trend?metric={evaluation.metric}",
+            "trend_page": f"/trends?series={run.series_key}&metric={metric}",
+            "trend_api": f"/api/v1/series/{run.series_key}/trend?metric={metric}",
         },
     )
 

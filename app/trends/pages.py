@@ -16,6 +16,7 @@ from app.core.templating import templates
 from app.trends import service, trend
 from app.trends.charts import PALETTE, TrendLine, trend_figure
 from app.trends.downsample import DEFAULT_MAX_POINTS
+from app.trends.shifts import SHIFT_LOOKBACK, open_findings
 
 router = APIRouter(tags=["pages"])
 
@@ -199,11 +200,12 @@ def regressions_page(
     request: Request, session: SessionDep, principal: Reader, since: str | None = None
 ) -> Response:
     since_time = _moment(since, "since")
-    found = service.open_regressions(session=session, since=since_time)
+    found = open_findings(session=session, since=since_time)
     context = {
         "principal": principal,
         "since": since_time,
         "regressions": found,
+        "shift_lookback_days": SHIFT_LOOKBACK.days,
         "can_edit": principal is not None and principal.has_scope("edit"),
     }
     return templates.TemplateResponse(request, "trends/regressions.html", context)

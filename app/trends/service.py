@@ -272,17 +272,32 @@ def mark_distribution_change(
 def acknowledge_regression(
     *, session: Session, run_id: int, metric: str | None, note: str, actor: str
 ) -> SeriesAnnotation:
-    """Acknowledges a run's regression (one metric, or all when `metric` is None) with a note."""
+    """Acknowledges a run's regression (one metric, or all when `metric` is None) with a note.
+
+    The run must be labelled `regression` for that metric, or start a worse-direction level shift.
+    """
     run = get_run(session=session, run_id=run_id)
     query = select(RunEvaluation).where(
         RunEvaluation.run_id == run_id, RunEvaluation.label == Label.regression.value
     )
     if metric is not None:
         query = query.where(RunEvaluation.metric == metric)
-    regressions = list(session.exec(query))
-    if not regressions:
+    metrics = sorted(row.metric for row in session.exec(query))
+    if not metrics:
+        # Imported here: shifts builds on this module.
+        from app.trends.shifts import series_shifts
+
+        series = get_series(session=session, series_key=run.series_key)
+        shifted = series_shifts(session=session, series=series, since=run.run_time)
+        metrics = sorted(
+            {name for name, point in shifted if point.run_id == run_id and metric in (None, name)}
+        )
+    if not metrics:
         what = f"metric {metric!r} of run {run_id}" if metric else f"run {run_id}"
-        raise InvalidInput(f"{what} is not labelled a regression", field="metric" if metric else "run_id")
+        raise InvalidInput(
+            f"{what} is neither labelled a regression nor the start of a level shift",
+            field="metric" if metric else "run_id",
+        )
     annotation = SeriesAnnotation(
         series_key=run.series_key,
         kind=AnnotationKind.acknowledgement.value,
@@ -303,7 +318,7 @@ def acknowledge_regression(
         reason=note,
         context={
             "series_key": run.series_key,
-            "metrics": sorted(row.metric for row in regressions),
+            "metrics": metrics,
             "hardware": run.hardware,
             "model": run.model,
         },
