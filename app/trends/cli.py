@@ -31,21 +31,22 @@ def _since(text: str | None) -> datetime | None:
 def regressions(
     since: str | None = typer.Option(None, help="Only runs at or after this date (ISO 8601)."),
 ) -> None:
-    """List open regressions (labelled and not acknowledged), newest first."""
+    """List open regressions and level shifts (not acknowledged), newest first."""
     from app.cli import cli_session
-    from app.trends.service import open_regressions
+    from app.trends.shifts import open_findings
 
     with cli_session() as session:
-        found = open_regressions(session=session, since=_since(since))
+        found = open_findings(session=session, since=_since(since))
         if not found:
             typer.echo("no open regressions")
             return
-        for item in found:
-            run, evaluation = item["run"], item["evaluation"]
+        for finding in found:
+            run = finding.run
+            kind = "shift" if finding.kind == "change_point" else "regression"
             typer.echo(
-                f"run {run.id}  {run.run_time:%Y-%m-%d %H:%M}  {run.hardware} · {run.model}  "
-                f"{evaluation.metric} {evaluation.value:.4g} vs {evaluation.baseline:.4g} "
-                f"({evaluation.delta_pct:+.1f}%)  /trends?series={run.series_key}"
+                f"{kind}  run {run.id}  {run.run_time:%Y-%m-%d %H:%M}  {run.hardware} · {run.model}  "
+                f"{finding.metric} {finding.value:.4g} vs {finding.baseline or 0:.4g} "
+                f"({finding.delta_pct or 0:+.1f}%)  /trends?series={run.series_key}"
             )
 
 
