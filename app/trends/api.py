@@ -99,6 +99,13 @@ class ComparisonPublic(SQLModel):
     links: dict[str, str]
 
 
+class RegressionRunPublic(SQLModel):
+    run_id: int
+    run_time: datetime
+    value: float
+    delta_pct: float | None
+
+
 class RegressionPublic(SQLModel):
     kind: str = Field(
         description="threshold: the run is labelled regression; change_point: a level shift starts at it"
@@ -118,6 +125,7 @@ class RegressionPublic(SQLModel):
     precision: str | None
     engine_version: str | None
     engine_commit: str | None
+    runs: list[RegressionRunPublic] = Field(description="The runs it covers, oldest first")
     links: dict[str, str]
 
 
@@ -238,7 +246,8 @@ def get_regressions(
     shifts: bool = Query(True, description="Include level shifts (change points; 30 days back by default)."),
     limit: int = Query(500, ge=1, le=5000),
 ) -> list[RegressionPublic]:
-    """Open regressions, newest first: runs labelled `regression` and level shifts, not acknowledged."""
+    """Open regressions, one per series and metric, most recent first: runs labelled `regression` and
+    level shifts, not acknowledged. `run_id` is where it starts; `runs` lists every run it covers."""
     found = open_findings(session=session, since=since, include_shifts=shifts, limit=limit)
     return [regression_public(finding) for finding in found]
 
@@ -260,6 +269,7 @@ def regression_public(finding: Finding) -> RegressionPublic:
         precision=run.precision,
         engine_version=run.engine_version,
         engine_commit=run.engine_commit,
+        runs=[RegressionRunPublic(**item) for item in finding.runs],
         links={
             "run": f"/api/v1/runs/{run.id}",
             "trend_page": f"/trends?series={run.series_key}&metric={metric}",
@@ -312,7 +322,8 @@ def post_distribution_change(
 def post_acknowledgement(
     run_id: int, body: AcknowledgementCreate, session: SessionDep, principal: Editor
 ) -> AnnotationPublic:
-    """Acknowledges a run's regression (one metric or all) with a note; it leaves the open list."""
+    """Acknowledges, with a note, the series' regressions and level shifts of one metric (or all) up to this
+    run; they leave the open list, later ones open again."""
     annotation = service.acknowledge_regression(
         session=session, run_id=run_id, metric=body.metric, note=body.note, actor=principal.name
     )

@@ -8,6 +8,7 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import and_, exists, or_
+from sqlalchemy.orm import aliased
 from sqlmodel import Session, col, select
 
 from app.audit.service import record_event
@@ -272,30 +273,32 @@ def mark_distribution_change(
 def acknowledge_regression(
     *, session: Session, run_id: int, metric: str | None, note: str, actor: str
 ) -> SeriesAnnotation:
-    """Acknowledges a run's regression (one metric, or all when `metric` is None) with a note.
-
-    The run must be labelled `regression` for that metric, or start a worse-direction level shift.
+    """Acknowledges, with a note, a series' regressions and level shifts of one metric (or all) up to run
+    `run_id`: they leave the open list; later ones open again.
     """
     run = get_run(session=session, run_id=run_id)
-    query = select(RunEvaluation).where(
-        RunEvaluation.run_id == run_id, RunEvaluation.label == Label.regression.value
+    query = (
+        select(RunEvaluation.metric)
+        .where(RunEvaluation.series_key == run.series_key, RunEvaluation.label == Label.regression.value)
+        .where(RunEvaluation.run_time <= run.run_time)
+        .distinct()
     )
     if metric is not None:
         query = query.where(RunEvaluation.metric == metric)
-    metrics = sorted(row.metric for row in session.exec(query))
-    if not metrics:
-        # Imported here: shifts builds on this module.
-        from app.trends.shifts import series_shifts
+    metrics = set(session.exec(query))
+    # Imported here: shifts builds on this module.
+    from app.trends.shifts import series_shifts
 
-        series = get_series(session=session, series_key=run.series_key)
-        shifted = series_shifts(session=session, series=series, since=run.run_time)
-        metrics = sorted(
-            {name for name, point in shifted if point.run_id == run_id and metric in (None, name)}
-        )
+    series = get_series(session=session, series_key=run.series_key)
+    metrics |= {
+        name
+        for name, point in series_shifts(session=session, series=series, since=series.first_run_time)
+        if point.run_time <= run.run_time and metric in (None, name)
+    }
     if not metrics:
-        what = f"metric {metric!r} of run {run_id}" if metric else f"run {run_id}"
+        what = f"metric {metric!r} of run {run_id}'s series" if metric else f"run {run_id}'s series"
         raise InvalidInput(
-            f"{what} is neither labelled a regression nor the start of a level shift",
+            f"{what} has no regression or level shift up to run {run_id} to acknowledge",
             field="metric" if metric else "run_id",
         )
     annotation = SeriesAnnotation(
@@ -318,7 +321,7 @@ def acknowledge_regression(
         reason=note,
         context={
             "series_key": run.series_key,
-            "metrics": metrics,
+            "metrics": sorted(metrics),
             "hardware": run.hardware,
             "model": run.model,
         },
@@ -347,14 +350,18 @@ def open_regressions(
 ) -> list[dict[str, Any]]:
     """Run metrics labelled `regression` and not acknowledged, newest first.
 
-    A distribution change marked at or before such a run re-evaluates it, so it no longer reads as one.
+    An acknowledgement at run R covers the metric's regressions in R's series up to R's run time. A
+    distribution change marked at or before such a run re-evaluates it, so it no longer reads as one.
     """
+    acknowledged_run = aliased(BenchmarkRun)
     acknowledged = exists().where(
         SeriesAnnotation.kind == AnnotationKind.acknowledgement.value,
-        col(SeriesAnnotation.run_id) == col(RunEvaluation.run_id),
+        col(SeriesAnnotation.series_key) == col(RunEvaluation.series_key),
         or_(
             col(SeriesAnnotation.metric).is_(None), col(SeriesAnnotation.metric) == col(RunEvaluation.metric)
         ),
+        col(SeriesAnnotation.run_id) == acknowledged_run.id,
+        acknowledged_run.run_time >= col(RunEvaluation.run_time),
     )
     query = (
         select(RunEvaluation, BenchmarkRun)

@@ -9,8 +9,9 @@ and after its last distribution change; an acknowledgement of the shift's run an
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from typing import Any
 
 from sqlalchemy import func
 from sqlmodel import Session, col, select
@@ -106,30 +107,46 @@ def recent_shifts(*, session: Session, since: datetime) -> list[Shift]:
     ]
     if not candidates:
         return []
+    acknowledged_until = _acknowledged_until(
+        session=session, series_keys={series.series_key for series in active}
+    )
     run_ids = {point.run_id for _, _, point in candidates}
-    acknowledged = {
-        (note.run_id, note.metric)
-        for note in session.exec(
-            select(SeriesAnnotation)
-            .where(SeriesAnnotation.kind == AnnotationKind.acknowledgement.value)
-            .where(col(SeriesAnnotation.run_id).in_(run_ids))
-        )
-    }
     runs = {
         run.id: run for run in session.exec(select(BenchmarkRun).where(col(BenchmarkRun.id).in_(run_ids)))
     }
     shifts = [
         Shift(series=series, metric=metric, change_point=point, run=runs[point.run_id])
         for series, metric, point in candidates
-        if (point.run_id, metric) not in acknowledged and (point.run_id, None) not in acknowledged
+        if not _covered(acknowledged_until, series.series_key, metric, point.run_time)
     ]
     return sorted(shifts, key=lambda shift: (shift.change_point.run_time, shift.metric), reverse=True)
 
 
-@dataclass(frozen=True)
+def _acknowledged_until(*, session: Session, series_keys: set[str]) -> dict[tuple[str, str | None], datetime]:
+    """Per (series, metric or None for all), the run time up to which acknowledgements cover it."""
+    query = (
+        select(SeriesAnnotation.series_key, SeriesAnnotation.metric, func.max(BenchmarkRun.run_time))
+        .join(BenchmarkRun, col(BenchmarkRun.id) == col(SeriesAnnotation.run_id))
+        .where(SeriesAnnotation.kind == AnnotationKind.acknowledgement.value)
+        .where(col(SeriesAnnotation.series_key).in_(series_keys))
+        .group_by(SeriesAnnotation.series_key, SeriesAnnotation.metric)
+    )
+    return {(key, metric): until for key, metric, until in session.exec(query)}
+
+
+def _covered(
+    until: dict[tuple[str, str | None], datetime], series_key: str, metric: str, moment: datetime
+) -> bool:
+    return any(
+        (limit := until.get((series_key, name))) is not None and limit >= moment for name in (metric, None)
+    )
+
+
+@dataclass
 class Finding:
-    """One open regression: a run labelled `regression` (kind `threshold`) or a level shift
-    (kind `change_point`: `value` and `baseline` are the medians after and before it)."""
+    """One open regression of one metric in one series: runs labelled `regression` (kind `threshold`;
+    the numbers are those of its first run) or a level shift (kind `change_point`: `value` and
+    `baseline` are the medians after and before it). `runs` are the runs it covers, oldest first."""
 
     kind: str
     metric: str
@@ -138,6 +155,11 @@ class Finding:
     baseline: float | None
     delta_pct: float | None
     allowed_pct: float | None
+    runs: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def latest_run_time(self) -> datetime:
+        return self.runs[-1]["run_time"] if self.runs else self.run.run_time
 
 
 SHIFT_LOOKBACK = timedelta(days=30)
@@ -146,21 +168,34 @@ SHIFT_LOOKBACK = timedelta(days=30)
 def open_findings(
     *, session: Session, since: datetime | None, include_shifts: bool = True, limit: int = 500
 ) -> list[Finding]:
-    """Open threshold regressions and level shifts, newest first. Shifts look back 30 days unless
-    `since` says otherwise; a shift already reported by a threshold regression of the same metric at or
-    after its start is left out."""
-    findings = [
-        Finding(
-            kind="threshold",
-            metric=item["evaluation"].metric,
-            run=item["run"],
-            value=item["evaluation"].value,
-            baseline=item["evaluation"].baseline,
-            delta_pct=item["evaluation"].delta_pct,
-            allowed_pct=item["evaluation"].allowed_pct,
+    """Open regressions, one per series and metric, most recent first: runs labelled `regression`, and
+    level shifts (30 days back unless `since` says otherwise) that no `regression` label of the same metric
+    at or after their start already tells of."""
+    grouped: dict[tuple[str, str], Finding] = {}
+    # Oldest first, so a group's first run is the start of the regression.
+    for item in reversed(open_regressions(session=session, since=since, limit=limit)):
+        evaluation, run = item["evaluation"], item["run"]
+        finding = grouped.setdefault(
+            (run.series_key, evaluation.metric),
+            Finding(
+                kind="threshold",
+                metric=evaluation.metric,
+                run=run,
+                value=evaluation.value,
+                baseline=evaluation.baseline,
+                delta_pct=evaluation.delta_pct,
+                allowed_pct=evaluation.allowed_pct,
+            ),
         )
-        for item in open_regressions(session=session, since=since, limit=limit)
-    ]
+        finding.runs.append(
+            {
+                "run_id": run.id,
+                "run_time": run.run_time,
+                "value": evaluation.value,
+                "delta_pct": evaluation.delta_pct,
+            }
+        )
+    findings = list(grouped.values())
     if include_shifts:
         shift_since = since or utcnow() - SHIFT_LOOKBACK
         # Threshold regressions, open or acknowledged, already tell of the shifts they follow.
@@ -187,7 +222,15 @@ def open_findings(
                     baseline=shift.change_point.before,
                     delta_pct=shift.change_point.delta_pct,
                     allowed_pct=None,
+                    runs=[
+                        {
+                            "run_id": shift.run.id,
+                            "run_time": shift.run.run_time,
+                            "value": shift.change_point.after,
+                            "delta_pct": shift.change_point.delta_pct,
+                        }
+                    ],
                 )
             )
-    findings.sort(key=lambda finding: (finding.run.run_time, finding.metric), reverse=True)
+    findings.sort(key=lambda finding: (finding.latest_run_time, finding.metric), reverse=True)
     return findings[:limit]

@@ -143,6 +143,24 @@ def test_regressions_list_until_acknowledged(client, auth_header, session) -> No
     assert event.reason.startswith("FLASHINFER_CUTLASS became") and event.actor == "alice"
 
 
+def test_an_acknowledgement_covers_earlier_regressions_and_later_ones_reopen(client, auth_header) -> None:
+    headers = auth_header("upload")
+    answers = upload_history(client, headers, [*STEADY, 74.0, 73.5, 74.1])
+    editor = auth_header("edit")
+    acknowledged = client.post(
+        f"/api/v1/runs/{answers[-1]['id']}/acknowledgements",
+        json={"metric": "output_throughput", "note": "new default backend"},
+        headers=editor,
+    )
+    assert acknowledged.status_code == 201
+    assert "output_throughput" not in {item["metric"] for item in client.get("/api/v1/regressions").json()}
+    later = [upload(client, headers, value, day=20 + day) for day, value in enumerate([60.0, 59.5])]
+    reopened = [
+        item for item in client.get("/api/v1/regressions").json() if item["metric"] == "output_throughput"
+    ]
+    assert [run["run_id"] for run in reopened[0]["runs"]] == [answer["id"] for answer in later]
+
+
 def test_acknowledging_a_run_without_regression_is_422(client, auth_header) -> None:
     answer = upload(client, auth_header("upload"), 92.0, day=0)
     response = client.post(

@@ -55,9 +55,11 @@ def test_acknowledging_a_level_shift_closes_it(client, auth_header, session) -> 
 
 
 def test_a_step_already_labelled_a_regression_is_not_listed_twice(client, auth_header) -> None:
-    upload_history(client, auth_header("upload"), [*STEADY, 74.0, 73.5, 74.1, 73.9])
+    answers = upload_history(client, auth_header("upload"), [*STEADY, 74.0, 73.5, 74.1, 73.9])
     found = client.get("/api/v1/regressions", params={"since": SINCE}).json()
-    kinds = [item["kind"] for item in found if item["metric"] == "output_throughput"]
-    assert kinds == ["threshold", "threshold", "threshold"]
+    throughput = [item for item in found if item["metric"] == "output_throughput"]
+    assert [item["kind"] for item in throughput] == ["threshold"]
+    assert [run["run_id"] for run in throughput[0]["runs"]] == [answer["id"] for answer in answers[-3:]]
+    assert throughput[0]["run_id"] == answers[-3]["id"]
     without = client.get("/api/v1/regressions", params={"since": SINCE, "shifts": "false"}).json()
     assert {item["kind"] for item in without} == {"threshold"}
