@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 from typing import Annotated, Any
+from urllib.parse import urlencode
 
 from fastapi import APIRouter, Form, Query, Request
 from fastapi.responses import RedirectResponse, Response
@@ -146,6 +147,7 @@ def trends_page(
                 "cadence": cadences[item.series_key],
                 "regressions": flagged,
                 "compare": (recent[1].id, recent[0].id) if len(recent) == 2 else None,
+                "other_backends_url": other_backends_url(item, selected_keys),
                 "annotations": service.list_annotations(session=session, series_key=item.series_key),
             }
         )
@@ -209,6 +211,20 @@ def regressions_page(
         "can_edit": principal is not None and principal.has_scope("edit"),
     }
     return templates.TemplateResponse(request, "trends/regressions.html", context)
+
+
+def other_backends_url(series: Any, selected_keys: list[str]) -> str:
+    """The trend page filtered to this series' hardware, model, precision and workload: its siblings
+    differ only in backends (or flags), ready to be ticked onto the same chart."""
+    workload = (series.context or {}).get("workload") or {}
+    parameters: list[tuple[str, Any]] = [("series", key) for key in selected_keys]
+    parameters += [("hardware", series.hardware), ("model", series.model)]
+    if series.precision:
+        parameters.append(("precision", series.precision))
+    for name in ("dataset", "input_len", "output_len", "concurrency"):
+        if workload.get(name) is not None:
+            parameters.append((name, workload[name]))
+    return "/trends?" + urlencode(parameters)
 
 
 def _back(next_url: str) -> RedirectResponse:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import re
 
-from tests.trends.factories import STEADY, upload, upload_history
+from tests.trends.factories import SM120, STEADY, upload, upload_history
 
 HTML = {"Accept": "text/html"}
 
@@ -46,6 +46,18 @@ def test_trend_page_compares_backends_on_one_chart(client, auth_header) -> None:
     main = [trace for trace in figure["data"] if trace["mode"] == "lines+markers"]
     assert {trace["meta"] for trace in main} == {marlin, cutlass}
     assert "yaxis2" not in figure["layout"]
+
+
+def test_other_backends_link_lists_the_sibling_series(client, auth_header) -> None:
+    headers = auth_header("upload")
+    marlin = upload(client, headers, 92.0, day=0, backend="MARLIN")["series_key"]
+    upload(client, headers, 74.0, day=0, backend="FLASHINFER_CUTLASS")
+    upload(client, headers, 50.0, day=0, context={**SM120, "workload": {"input_len": 8000, "concurrency": 1}})
+    page = client.get("/trends", params={"series": marlin, "metric": "output_throughput"}).text
+    link = re.search(r'<a href="([^"]+)" title="series with the same hardware', page).group(1)
+    siblings = client.get(link.replace("&amp;", "&")).text
+    assert "2 matching series" in siblings
+    assert "moe=FLASHINFER_CUTLASS" in siblings and "ISL 8000" not in siblings
 
 
 def test_a_single_run_shows_one_point_and_why_there_is_no_baseline(client, auth_header) -> None:
