@@ -66,15 +66,6 @@ def _history_points(
     return points
 
 
-def _store(*, session: Session, series_key: str, metric: str, evaluation: Evaluation) -> RunEvaluation:
-    row = session.exec(
-        select(RunEvaluation).where(RunEvaluation.run_id == evaluation.run_id, RunEvaluation.metric == metric)
-    ).first() or RunEvaluation(run_id=evaluation.run_id, series_key=series_key, metric=metric)
-    _fill(row, evaluation)
-    session.add(row)
-    return row
-
-
 def evaluate_run(
     *, session: Session, run: BenchmarkRun, actor: str, settings: Settings | None = None
 ) -> list[RunEvaluation]:
@@ -98,6 +89,10 @@ def evaluate_run(
         session=session, series_key=run.series_key, until=run.run_time, metrics=metrics, runs=depth + 1
     )
     starts = distribution_starts(session=session, series_key=run.series_key)
+    # Evaluating a run again (re-sent upload paths, tests) updates its rows instead of duplicating them.
+    existing = {
+        row.metric: row for row in session.exec(select(RunEvaluation).where(RunEvaluation.run_id == run.id))
+    }
     stored: list[RunEvaluation] = []
     for name, metric in metrics.items():
         evaluations = evaluate_series(
@@ -107,7 +102,10 @@ def evaluate_run(
             distribution_changes=starts,
         )
         mine = next(evaluation for evaluation in evaluations if evaluation.run_id == run.id)
-        stored.append(_store(session=session, series_key=run.series_key, metric=name, evaluation=mine))
+        row = existing.get(name) or RunEvaluation(run_id=run.id, series_key=run.series_key, metric=name)
+        _fill(row, mine)
+        session.add(row)
+        stored.append(row)
         event_kind = EVENT_KIND_BY_LABEL.get(mine.label)
         if event_kind:
             record_event(
