@@ -173,6 +173,7 @@ DOMAIN_CLIS: list[str] = [
     "app.status_pages.cli",
     "app.github_refs.cli",
     "app.benchmarks.cli",
+    "app.trends.cli",
     "app.review.cli",
 ]
 

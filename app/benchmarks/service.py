@@ -32,6 +32,7 @@ from app.core.errors import InvalidInput, NotFound
 from app.core.models import utcnow
 from app.github_refs.models import LinkTarget
 from app.github_refs.service import get_or_create_ref, link_ref, parse_ref, refs_for_targets
+from app.trends.service import baseline_comparison, evaluate_run
 
 
 def prepare_context(*, parsed: ParsedResult, supplied: dict[str, Any]) -> dict[str, Any]:
@@ -161,6 +162,8 @@ def store_run(
         occurred_at=uploaded_at,
     )
     session.flush()
+    # Trends: compare the new run with its series' baseline in the same transaction (app/trends).
+    evaluate_run(session=session, run=run, actor=actor)
     return run, True
 
 
@@ -193,6 +196,7 @@ def upload_answer(*, session: Session, run: BenchmarkRun, created: bool) -> dict
             for metric in metrics_of(session=session, run_id=run.id)
         ],
         "links": run_links(run=run),
+        "baseline": baseline_comparison(session=session, run=run),
     }
 
 

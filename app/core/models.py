@@ -28,6 +28,7 @@ MODEL_MODULES = [
     "app.status_pages.models",
     "app.benchmarks.models",
     "app.review.models",
+    "app.trends.models",
 ]
 
 

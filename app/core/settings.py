@@ -84,6 +84,10 @@ class Settings(BaseSettings):
         default=900.0, ge=0, validation_alias="GITHUB_MAX_RATE_LIMIT_WAIT_SECONDS"
     )
     stale_after_days: int = Field(default=14, gt=0, validation_alias="STALE_AFTER_DAYS")
+    regression_threshold_pct: float = Field(default=5.0, ge=0, validation_alias="REGRESSION_THRESHOLD_PCT")
+    regression_thresholds: Annotated[dict[str, float], NoDecode] = Field(
+        default_factory=dict, validation_alias="REGRESSION_THRESHOLDS"
+    )
 
     @field_validator("github_repo_aliases", mode="before")
     @classmethod
@@ -98,6 +102,20 @@ class Settings(BaseSettings):
         if any(len(pair) != 2 for pair in pairs):
             raise ValueError("GITHUB_REPO_ALIASES must be JSON or short=owner/name pairs separated by commas")
         return {short.strip().lower(): repo.strip() for short, repo in pairs}
+
+    @field_validator("regression_thresholds", mode="before")
+    @classmethod
+    def _parse_thresholds(cls, value: object) -> object:
+        """Accepts JSON (`{"p99_ttft_ms": 10}`) or `metric=percent,…`."""
+        if not isinstance(value, str):
+            return value
+        text = value.strip()
+        if text.startswith("{"):
+            return json.loads(text)
+        pairs = [item.split("=", 1) for item in text.split(",") if item.strip()]
+        if any(len(pair) != 2 for pair in pairs):
+            raise ValueError("REGRESSION_THRESHOLDS must be JSON or metric=percent pairs separated by commas")
+        return {metric.strip(): percent.strip() for metric, percent in pairs}
 
     @field_validator("database_url", mode="before")
     @classmethod

@@ -21,6 +21,7 @@ NAVIGATION = [
     ("Status", "/"),
     ("GitHub", "/github"),
     ("Benchmarks", "/benchmarks"),
+    ("Trends", "/trends"),
     ("Review", "/review"),
 ]
 
