@@ -66,6 +66,20 @@ def _history_points(
     return points
 
 
+def baseline_run_id(points: list[Point], *, run: BenchmarkRun, baseline: float | None) -> int | None:
+    """The earlier run that stands for the baseline (closest to its median among the window's runs).
+
+    The baseline is a median of several runs; links such as `/compare?a=…&b=…` need one run to show.
+    """
+    earlier = sorted(
+        (point for point in points if point.run_id != run.id and point.run_time <= run.run_time),
+        key=lambda point: (point.run_time, point.run_id),
+    )[-DEFAULT_CONFIG.window_runs :]
+    if baseline is None or not earlier:
+        return None
+    return min(reversed(earlier), key=lambda point: abs(point.value - baseline)).run_id
+
+
 def evaluate_run(
     *, session: Session, run: BenchmarkRun, actor: str, settings: Settings | None = None
 ) -> list[RunEvaluation]:
@@ -124,9 +138,11 @@ def evaluate_run(
                     "value": mine.value,
                     "delta_pct": round(mine.delta_pct or 0.0, 2),
                     "label": mine.label.value,
+                    "run_label": run.label,
                     "hardware": run.hardware,
                     "model": run.model,
                     "precision": run.precision,
+                    "baseline_run_id": baseline_run_id(history[name], run=run, baseline=mine.baseline),
                 },
             )
     session.flush()

@@ -32,6 +32,10 @@ def test_confirmed_regressions_become_change_events(client, auth_header, session
     assert throughput.context["label"] == "regression"
     assert throughput.context["hardware"] == "RTX PRO 6000"
     assert throughput.context["delta_pct"] < -19
+    # The run that stands for the baseline is a steady one (closest to the median), for compare links.
+    steady_ids = {answer["id"] for answer in answers[: len(STEADY)]}
+    assert throughput.context["baseline_run_id"] in steady_ids
+    assert "run_label" in throughput.context
     # The first drop alone is only suspicious: no event.
     assert all(event.subject_id == answers[-1]["id"] for event in events)
 
