@@ -9,11 +9,14 @@ Loading twice stores nothing new: every upload's digest is already there.
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from sqlmodel import Session
 
+from app.benchmarks.demo_history import gb200_prefill_nights, sm120_default_backend_nights
+from app.benchmarks.formats.base import ParsedResult
 from app.benchmarks.formats.detect import parse_upload
 from app.benchmarks.service import store_run
 
@@ -87,27 +90,54 @@ def _uploads() -> list[tuple[str, dict[str, Any], list[dict[str, Any]]]]:
     ]
 
 
-def load(*, session: Session) -> str:
-    """Stores the demo runs that are not stored yet and says how many were new."""
-    created = 0
-    total = 0
+def _planned_runs() -> list[tuple[datetime, ParsedResult, dict[str, Any], str, str]]:
+    """Every demo run as (run time, parsed result, context, file name, content type), oldest first.
+
+    Runs are stored in run-time order, as a CI job would upload them, so each one is judged against the
+    history before it.
+    """
+    planned = []
     for filename, shared, per_run in _uploads():
         raw = (DEMO_DATA / filename).read_bytes()
         results = parse_upload(raw)
         if len(results) != len(per_run):
             raise RuntimeError(f"demo file {filename} holds {len(results)} runs, expected {len(per_run)}")
+        content_type = "application/json" if filename.endswith(".json") else "text/plain"
         for parsed, run_context in zip(results, per_run, strict=True):
-            content_type = "application/json" if filename.endswith(".json") else "text/plain"
-            _, was_created = store_run(
-                session=session,
-                parsed=parsed,
-                supplied_context={**shared, **run_context},
-                actor=ACTOR,
-                default_repo="vllm-project/vllm",
-                repo_aliases={},
-                raw_content_type=content_type,
-                raw_filename=filename,
-            )
-            created += was_created
-            total += 1
-    return f"benchmarks: {created} new of {total} demo runs"
+            context = {**shared, **run_context}
+            when = context.get("run_time") or parsed.context.get("run_time")
+            planned.append((_as_time(when), parsed, context, filename, content_type))
+    nightly = [
+        (gb200_prefill_nights(), {**PR_30014_CONTEXT, "links": []}, "gb200-prefill-nightly.json"),
+        (sm120_default_backend_nights(), ISSUE_38971_CONTEXT, "sm120-single-user-nightly.json"),
+    ]
+    for runs, shared, filename in nightly:
+        for when, raw, run_context in runs:
+            (parsed,) = parse_upload(raw)
+            planned.append((when, parsed, {**shared, **run_context}, filename, "application/json"))
+    return sorted(planned, key=lambda item: item[0])
+
+
+def _as_time(value: str) -> datetime:
+    if "T" in value:
+        return datetime.fromisoformat(value.replace("Z", "+00:00"))
+    return datetime.strptime(value, "%Y%m%d-%H%M%S").replace(tzinfo=UTC)
+
+
+def load(*, session: Session) -> str:
+    """Stores the demo runs that are not stored yet and says how many were new."""
+    created = 0
+    planned = _planned_runs()
+    for _, parsed, context, filename, content_type in planned:
+        _, was_created = store_run(
+            session=session,
+            parsed=parsed,
+            supplied_context=context,
+            actor=ACTOR,
+            default_repo="vllm-project/vllm",
+            repo_aliases={},
+            raw_content_type=content_type,
+            raw_filename=filename,
+        )
+        created += was_created
+    return f"benchmarks: {created} new of {len(planned)} demo runs"

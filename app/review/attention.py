@@ -49,7 +49,7 @@ def rank(
         items.append(
             AttentionItem(
                 category="open_regression",
-                title=f"{regression.metric} {format_delta(regression.delta_pct)} on {regression.series_key}",
+                title=f"{regression.metric} {format_delta(regression.delta_pct)} on {regression.series_name}",
                 detail=_values(regression),
                 url=regression.compare_url or regression.trend_url,
                 occurred_at=regression.occurred_at,
@@ -75,7 +75,7 @@ def rank(
         items.append(
             AttentionItem(
                 category="overdue_series",
-                title=series.series_key,
+                title=series.series_name,
                 detail=(
                     f"last run {series.last_run_at:%Y-%m-%d %H:%M} UTC, usually every "
                     f"{format_hours(series.median_interval_hours)}; overdue for {late_days:.1f} days"

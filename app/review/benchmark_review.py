@@ -6,7 +6,7 @@ import statistics
 from datetime import datetime, timedelta
 from typing import Any
 
-from app.review.history import EventLike, History, compare_url, trend_url
+from app.review.history import EventLike, History, compare_url, series_name, trend_url
 from app.review.schema import BenchmarkChange, OverdueSeries
 
 # The trend pages' rule: three runs (two intervals) before a series has a rhythm it can be late for.
@@ -28,6 +28,7 @@ def benchmark_change(event: EventLike, history: History) -> BenchmarkChange | No
         kind=event.kind.removeprefix("run."),
         run_id=event.subject_id,
         series_key=str(series_key),
+        series_name=series_name(str(series_key), {**run, **context}),
         metric=str(context.get("metric") or ""),
         baseline=_number(context.get("baseline")),
         value=_number(context.get("value")),
@@ -103,6 +104,7 @@ def overdue_series(
         overdue.append(
             OverdueSeries(
                 series_key=series_key,
+                series_name=series_name(series_key, context),
                 hardware=context.get("hardware"),
                 model=context.get("model"),
                 runs=len(times),

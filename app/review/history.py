@@ -43,6 +43,13 @@ def page_url(slug: str) -> str:
     return f"/pages/{quote(slug)}"
 
 
+def series_name(series_key: str, context: dict) -> str:
+    """A series as people say it ("RTX PRO 6000 · Nemotron-3-Super · fp4 · 06aa023f"), not as a hash."""
+    model = str(context.get("model") or "").rsplit("/", 1)[-1]
+    parts = [str(part) for part in (context.get("hardware"), model, context.get("precision")) if part]
+    return " · ".join([*parts, series_key[:8]])
+
+
 def trend_url(series_key: str) -> str:
     return "/trends?" + urlencode({"series": series_key})
 

@@ -163,7 +163,7 @@ def _benchmarks(review: WeekReview, base: str) -> list[str]:
     if benchmarks.overdue:
         rows = [
             [
-                _link(series.series_key, series.trend_url, base),
+                _link(series.series_name, series.trend_url, base),
                 _time(series.last_run_at),
                 format_hours(series.median_interval_hours),
                 _time(series.overdue_since),
@@ -190,7 +190,7 @@ def _changes_table(changes: Sequence[BenchmarkChange], base: str) -> list[str]:
             links.append(_link("compare", change.compare_url, base))
         rows.append(
             [
-                _cell(change.series_key),
+                _cell(change.series_name),
                 _cell(change.metric),
                 values,
                 format_delta(change.delta_pct),

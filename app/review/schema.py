@@ -131,6 +131,7 @@ class BenchmarkChange:
     kind: str
     run_id: int | None
     series_key: str
+    series_name: str
     metric: str
     baseline: float | None
     value: float | None
@@ -144,6 +145,7 @@ class BenchmarkChange:
 @dataclass
 class OverdueSeries:
     series_key: str
+    series_name: str
     hardware: str | None
     model: str | None
     runs: int

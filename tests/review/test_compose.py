@@ -35,7 +35,10 @@ def test_needs_attention_is_ranked_failures_regressions_stale_refs_overdue_serie
     titles = [item.title for item in review.needs_attention]
     assert titles[0] == "DeepGemm (FP8 · MOE) on dsr1-b200 is failing"
     assert titles[1] == "flashinfer_cutedsl × deepep_ll (GB200) fails"
-    assert titles[2] == f"output_throughput -20.0% on {SERIES_SM120}"
+    assert (
+        titles[2]
+        == f"output_throughput -20.0% on RTX PRO 6000 · Nemotron-3-Super · nvfp4 · {SERIES_SM120[:8]}"
+    )
     assert review.needs_attention[2].url == "/compare?a=22&b=23"
     assert titles[3].startswith("vllm-project/vllm#25696")
     assert "FlashInfer CUTLASS (FP8 · MOE) on dsr1-b200" in review.needs_attention[3].detail
