@@ -41,6 +41,19 @@ def normalise_database_url(raw: str) -> str:
     return url.set(drivername="postgresql+psycopg").render_as_string(hide_password=False)
 
 
+def parse_mapping(value: object, *, variable: str, pair: str) -> object:
+    """Reads a mapping written as JSON or as `key=value` pairs joined by commas; other values pass through."""
+    if not isinstance(value, str):
+        return value
+    text = value.strip()
+    if text.startswith("{"):
+        return json.loads(text)
+    pairs = [item.split("=", 1) for item in text.split(",") if item.strip()]
+    if any(len(item) != 2 for item in pairs):
+        raise ValueError(f"{variable} must be JSON or {pair} pairs separated by commas")
+    return {key.strip(): item.strip() for key, item in pairs}
+
+
 class Settings(BaseSettings):
     """Every knob of statusboard; `.env.example` documents each one."""
 
@@ -93,29 +106,14 @@ class Settings(BaseSettings):
     @classmethod
     def _parse_aliases(cls, value: object) -> object:
         """Accepts JSON (`{"flashinfer": "flashinfer-ai/flashinfer"}`) or `short=owner/name,…`."""
-        if not isinstance(value, str):
-            return value
-        text = value.strip()
-        if text.startswith("{"):
-            return json.loads(text)
-        pairs = [item.split("=", 1) for item in text.split(",") if item.strip()]
-        if any(len(pair) != 2 for pair in pairs):
-            raise ValueError("GITHUB_REPO_ALIASES must be JSON or short=owner/name pairs separated by commas")
-        return {short.strip().lower(): repo.strip() for short, repo in pairs}
+        mapping = parse_mapping(value, variable="GITHUB_REPO_ALIASES", pair="short=owner/name")
+        return {key.lower(): repo for key, repo in mapping.items()} if isinstance(mapping, dict) else mapping
 
     @field_validator("regression_thresholds", mode="before")
     @classmethod
     def _parse_thresholds(cls, value: object) -> object:
         """Accepts JSON (`{"p99_ttft_ms": 10}`) or `metric=percent,…`."""
-        if not isinstance(value, str):
-            return value
-        text = value.strip()
-        if text.startswith("{"):
-            return json.loads(text)
-        pairs = [item.split("=", 1) for item in text.split(",") if item.strip()]
-        if any(len(pair) != 2 for pair in pairs):
-            raise ValueError("REGRESSION_THRESHOLDS must be JSON or metric=percent pairs separated by commas")
-        return {metric.strip(): percent.strip() for metric, percent in pairs}
+        return parse_mapping(value, variable="REGRESSION_THRESHOLDS", pair="metric=percent")
 
     @field_validator("database_url", mode="before")
     @classmethod
