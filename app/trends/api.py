@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
 
 from fastapi import APIRouter, Query
 from sqlmodel import Field, SQLModel
 
 from app.auth.deps import Editor, Reader
+from app.benchmarks.models import SeriesPublic
 from app.core.database import SessionDep, SettingsDep
 from app.trends import service, trend
 from app.trends.downsample import DEFAULT_MAX_POINTS, MAX_MAX_POINTS, MIN_MAX_POINTS
@@ -23,18 +23,8 @@ from app.trends.shifts import Finding, open_findings
 router = APIRouter(tags=["trends"])
 
 
-class SeriesSummary(SQLModel):
-    series_key: str
+class SeriesSummary(SeriesPublic):
     name: str
-    context: dict[str, Any]
-    hardware: str
-    gpu_count: int | None
-    model: str
-    precision: str | None
-    engine: str
-    first_run_time: datetime
-    last_run_time: datetime
-    run_count: int
     median_interval_hours: float | None
     overdue: bool
     links: dict[str, str]
