@@ -29,6 +29,7 @@ def test_list_shows_runs_with_series_links_and_filters(client, session):
     assert page.status_code == 200
     assert "73714.9" in page.text and "Nemotron-3-Super-120B-NVFP4" in page.text
     assert 'href="/benchmarks?series=' in page.text
+    assert 'href="/trends?series=' in page.text, "each run links to its series' trend"
     assert '<option value="moe=MARLIN">' in page.text
     filtered = client.get("/benchmarks", params={"backend": "moe=MARLIN"}, headers={"HX-Request": "true"})
     assert filtered.status_code == 200
