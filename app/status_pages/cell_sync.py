@@ -6,6 +6,7 @@ place, so ids stay and nothing is duplicated; every difference is one change eve
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -47,6 +48,35 @@ class ChangeWriter:
                 context=context,
                 **values,
             )
+
+    def apply(
+        self,
+        target: Any,
+        values: dict[str, Any],
+        *,
+        compared: Iterable[str],
+        kind: str,
+        subject_type: str,
+        subject_id: int | None,
+        context: dict[str, Any] | None = None,
+        field_prefix: str = "",
+    ) -> None:
+        """Sets `values` on `target`, writing one `kind` event per field of `compared` whose value changes."""
+        for name in compared:
+            old = getattr(target, name)
+            if old != values[name]:
+                self.event(
+                    kind,
+                    subject_type,
+                    subject_id,
+                    field_name=f"{field_prefix}{name}",
+                    old_value=old,
+                    new_value=values[name],
+                    context=context or {},
+                )
+        for name, value in values.items():
+            setattr(target, name, value)
+        self.session.add(target)
 
 
 def sync_links(writer: ChangeWriter, target: LinkTarget, target_id: int, refs: list[doc.RefText]) -> None:
@@ -163,21 +193,15 @@ def _sync_entries(
                     new_value=values["status"],
                     context=context,
                 )
-            for name in ENTRY_FIELDS:
-                if getattr(entry, name) != values[name]:
-                    writer.event(
-                        "entry.updated",
-                        "entry",
-                        entry.id,
-                        field_name=name,
-                        old_value=getattr(entry, name),
-                        new_value=values[name],
-                        context=context,
-                    )
-            for name, value in values.items():
-                setattr(entry, name, value)
-            entry.updated_at = utcnow()
-            session.add(entry)
+            writer.apply(
+                entry,
+                {**values, "updated_at": utcnow()},
+                compared=ENTRY_FIELDS,
+                kind="entry.updated",
+                subject_type="entry",
+                subject_id=entry.id,
+                context=context,
+            )
         sync_links(writer, LinkTarget.entry, entry.id, parsed.refs)
     for entry in existing.values():
         writer.event(
@@ -230,20 +254,15 @@ def _sync_rows(writer: ChangeWriter, section: PageSection, parsed_section: doc.S
             if not fresh:
                 writer.event("row.added", "row", row.id, new_value=row.component, context=context)
         else:
-            for name in ROW_FIELDS:
-                if getattr(row, name) != values[name]:
-                    writer.event(
-                        "row.updated",
-                        "row",
-                        row.id,
-                        field_name=name,
-                        old_value=getattr(row, name),
-                        new_value=values[name],
-                        context=context,
-                    )
-            for name, value in values.items():
-                setattr(row, name, value)
-            session.add(row)
+            writer.apply(
+                row,
+                values,
+                compared=ROW_FIELDS,
+                kind="row.updated",
+                subject_type="row",
+                subject_id=row.id,
+                context=context,
+            )
         _sync_entries(writer, section, row, parsed, fresh)
         sync_links(writer, LinkTarget.row, row.id, parsed.refs)
     for row in existing.values():
@@ -287,20 +306,16 @@ def sync_sections(writer: ChangeWriter, document: doc.Document, fresh: bool) -> 
                     context={"precision": parsed.precision},
                 )
         else:
-            for name in ("heading", "columns", "intro", "outro"):
-                if getattr(section, name) != values[name]:
-                    writer.event(
-                        "page.updated",
-                        "page",
-                        writer.page.id,
-                        field_name=f"section.{name}",
-                        old_value=getattr(section, name),
-                        new_value=values[name],
-                        context={"precision": parsed.precision},
-                    )
-            for name, value in values.items():
-                setattr(section, name, value)
-            session.add(section)
+            writer.apply(
+                section,
+                values,
+                compared=("heading", "columns", "intro", "outro"),
+                kind="page.updated",
+                subject_type="page",
+                subject_id=writer.page.id,
+                context={"precision": parsed.precision},
+                field_prefix="section.",
+            )
         _sync_rows(writer, section, parsed, fresh)
     for section in existing.values():
         for row in session.exec(select(ComponentRow).where(ComponentRow.section_id == section.id)):

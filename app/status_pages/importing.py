@@ -147,18 +147,14 @@ def store_document(*, session: Session, document: doc.Document, slug: str | None
         session.add(page)
         session.flush()
     writer = ChangeWriter(session, page, actor, audit=True)
-    values = {name: getattr(document, name) for name in PAGE_FIELDS}
-    for name, value in values.items():
-        if not fresh and getattr(page, name) != value:
-            writer.event(
-                "page.updated",
-                "page",
-                page.id,
-                field_name=name,
-                old_value=getattr(page, name),
-                new_value=value,
-            )
-        setattr(page, name, value)
+    writer.apply(
+        page,
+        {name: getattr(document, name) for name in PAGE_FIELDS},
+        compared=() if fresh else PAGE_FIELDS,
+        kind="page.updated",
+        subject_type="page",
+        subject_id=page.id,
+    )
     if not fresh and page.health_level != document.health_level.value:
         writer.event(
             "page.health_changed",
