@@ -9,12 +9,13 @@ Loading twice stores nothing new: every upload's digest is already there.
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from sqlmodel import Session
 
+from app.benchmarks.context import parse_run_time
 from app.benchmarks.demo_history import gb200_prefill_nights, sm120_default_backend_nights
 from app.benchmarks.formats.base import ParsedResult
 from app.benchmarks.formats.detect import parse_upload
@@ -108,7 +109,7 @@ def _planned_runs() -> list[tuple[datetime, ParsedResult, dict[str, Any], str, s
         for parsed, run_context in zip(results, per_run, strict=True):
             context = {**shared, **run_context}
             when = context.get("run_time") or parsed.context.get("run_time")
-            planned.append((_as_time(when), parsed, context, filename, content_type))
+            planned.append((parse_run_time(when), parsed, context, filename, content_type))
     nightly = [
         (gb200_prefill_nights(), {**PR_30014_CONTEXT, "links": []}, "gb200-prefill-nightly.json"),
         (
@@ -122,12 +123,6 @@ def _planned_runs() -> list[tuple[datetime, ParsedResult, dict[str, Any], str, s
             (parsed,) = parse_upload(raw)
             planned.append((when, parsed, {**shared, **run_context}, filename, "application/json"))
     return sorted(planned, key=lambda item: item[0])
-
-
-def _as_time(value: str) -> datetime:
-    if "T" in value:
-        return datetime.fromisoformat(value.replace("Z", "+00:00"))
-    return datetime.strptime(value, "%Y%m%d-%H%M%S").replace(tzinfo=UTC)
 
 
 def load(*, session: Session) -> str:
