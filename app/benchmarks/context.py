@@ -361,3 +361,27 @@ def upload_digest(*, source_format: str, context: dict[str, Any], raw: bytes) ->
     digest.update(canonical_json(context) + b"\n")
     digest.update(raw)
     return digest.hexdigest()
+
+
+def series_label(context: dict[str, Any]) -> str:
+    """A readable one-line name of a series context: hardware, model, precision, backends, workload."""
+    hardware = context.get("hardware")
+    if hardware and context.get("gpu_count"):
+        hardware = f"{context['gpu_count']}×{hardware}"
+    parts = [
+        str(hardware or ""),
+        str(context.get("model") or "").rsplit("/", 1)[-1],
+        str(context.get("precision") or ""),
+    ]
+    backends = context.get("backends") or {}
+    if backends:
+        parts.append(" ".join(f"{name}={backend}" for name, backend in sorted(backends.items())))
+    workload = context.get("workload") or {}
+    shape = [
+        f"{label}{workload[key]}"
+        for key, label in (("input_len", "ISL "), ("output_len", "OSL "), ("concurrency", "c"))
+        if workload.get(key) is not None
+    ]
+    if shape:
+        parts.append("/".join(shape))
+    return " · ".join(part for part in parts if part)

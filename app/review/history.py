@@ -12,6 +12,8 @@ from datetime import datetime
 from typing import Any, Protocol
 from urllib.parse import quote, urlencode
 
+from app.benchmarks.context import series_label
+
 FAILING = "failing"
 HEALTH_LEVELS = ("ok", "degraded", "broken")
 RULE_FAILS = "fails"
@@ -44,10 +46,11 @@ def page_url(slug: str) -> str:
 
 
 def series_name(series_key: str, context: dict) -> str:
-    """A series as people say it ("RTX PRO 6000 · Nemotron-3-Super · fp4 · 06aa023f"), not as a hash."""
-    model = str(context.get("model") or "").rsplit("/", 1)[-1]
-    parts = [str(part) for part in (context.get("hardware"), model, context.get("precision")) if part]
-    return " · ".join([*parts, series_key[:8]])
+    """A series as people say it ("RTX PRO 6000 · Nemotron-3-Super · fp4 · 06aa023f"), not as a hash.
+
+    Events carry only part of a series' context, so the key's start tells apart series they name alike.
+    """
+    return " · ".join(part for part in (series_label(context), series_key[:8]) if part)
 
 
 def trend_url(series_key: str) -> str:

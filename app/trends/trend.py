@@ -11,6 +11,7 @@ from sqlalchemy import exists, func, literal_column
 from sqlalchemy import select as sa_select
 from sqlmodel import Session, col, select
 
+from app.benchmarks.context import series_label
 from app.benchmarks.models import BenchmarkRun, BenchmarkSeries, RunMetric
 from app.core.errors import NotFound
 from app.core.models import utcnow
@@ -51,23 +52,15 @@ class SeriesFilters:
 
 def series_name(series: BenchmarkSeries) -> str:
     """A readable one-line name of a series: hardware, model, precision, backends, workload."""
-    context = series.context or {}
-    hardware = f"{series.gpu_count}×{series.hardware}" if series.gpu_count else series.hardware
-    parts = [hardware, series.model.rsplit("/", 1)[-1]]
-    if series.precision:
-        parts.append(series.precision)
-    backends = context.get("backends") or {}
-    if backends:
-        parts.append(" ".join(f"{name}={backend}" for name, backend in sorted(backends.items())))
-    workload = context.get("workload") or {}
-    shape = [
-        f"{label}{workload[key]}"
-        for key, label in (("input_len", "ISL "), ("output_len", "OSL "), ("concurrency", "c"))
-        if workload.get(key) is not None
-    ]
-    if shape:
-        parts.append("/".join(shape))
-    return " · ".join(parts)
+    return series_label(
+        {
+            **(series.context or {}),
+            "hardware": series.hardware,
+            "gpu_count": series.gpu_count,
+            "model": series.model,
+            "precision": series.precision,
+        }
+    )
 
 
 def list_series(*, session: Session, filters: SeriesFilters, limit: int = 200) -> list[BenchmarkSeries]:
